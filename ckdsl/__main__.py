@@ -1,0 +1,5 @@
+"""``python -m ckdsl`` runs the command line."""
+
+from ckdsl.cli import main
+
+main()

@@ -1,0 +1,178 @@
+"""Locales: loading the per-language files and turning ids into text.
+
+A locale file (``rules/locales/<lang>.yaml``) names every id of the rule set and holds
+the card texts and the program's messages. A :class:`Catalog` answers "what is this id
+called in Polish", "the text of this card", "this message for 5 items" — falling back to
+English, then to the id itself, so a display never fails on a missing translation
+(``ckdsl l10n check`` is where missing ones are reported). ``sr-Latn`` is not a file:
+it is the Serbian catalog transliterated.
+"""
+
+from __future__ import annotations
+
+import copy
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ckdsl.datautil import deep_merge
+from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.l10n import plural
+from ckdsl.l10n.translit import to_latin_data
+from ckdsl.paths import locales_dir
+from ckdsl.rules.positions import Positions
+from ckdsl.rules.ruleset import RuleSet
+from ckdsl.rules.schemas import validate
+from ckdsl.rules.yamlload import load_yaml
+
+LANGUAGES = ("en", "fr", "it", "pl", "pt", "sr")
+"""Languages with a locale file of their own."""
+DERIVED = {"sr-Latn": "sr"}
+"""Languages derived from another one by transliteration."""
+REFERENCE = "en"
+"""The language every other one is checked against."""
+
+
+def all_languages() -> tuple[str, ...]:
+    return LANGUAGES + tuple(DERIVED)
+
+
+@dataclass
+class LocaleFile:
+    """One locale file as read, with positions for precise findings."""
+
+    language: str
+    file: str
+    data: dict[str, Any]
+    positions: Positions = field(default_factory=Positions)
+
+
+def locale_path(language: str, folder: Path | None = None) -> Path:
+    return (folder or locales_dir()) / f"{language}.yaml"
+
+
+def load_locale_file(path: Path) -> tuple[LocaleFile | None, list[Diagnostic]]:
+    """Read and schema-check one locale file; its language must match its name."""
+    doc, problems = load_yaml(path)
+    if doc is None:
+        return None, problems
+    problems += validate(doc.data, doc.positions, "locale")
+    if not isinstance(doc.data, dict):
+        return None, problems
+    language = doc.data.get("language")
+    if isinstance(language, str) and language != path.stem:
+        problems.append(
+            Diagnostic.at(
+                doc.positions.value(("language",)),
+                f"the file is named '{path.name}' but says `language: {language}`; "
+                f"they must agree (language: {path.stem})",
+                ("language",),
+            )
+        )
+    return LocaleFile(path.stem, str(path), doc.data, doc.positions), problems
+
+
+class Catalog:
+    """Names, card texts and messages of one language, with English as fallback."""
+
+    def __init__(
+        self, language: str, data: dict[str, Any], fallback: Catalog | None = None
+    ) -> None:
+        self.language = language
+        self.data = data
+        self.fallback = fallback
+
+    def _lookup(self, *path: str) -> Any:
+        node: Any = self.data
+        for item in path:
+            if not isinstance(node, dict) or item not in node:
+                return None if self.fallback is None else self.fallback._lookup(*path)
+            node = node[item]
+        return node
+
+    def name(self, section: str, key: str) -> str:
+        """The display name of ``key`` in ``names.<section>`` (the id if none)."""
+        found = self._lookup("names", section, key)
+        return found if isinstance(found, str) else key
+
+    def card_name(self, card: str) -> str:
+        found = self._lookup("cards", card, "name")
+        return found if isinstance(found, str) else card
+
+    def card_text(self, card: str) -> str:
+        found = self._lookup("cards", card, "text")
+        return found if isinstance(found, str) else ""
+
+    def message(self, key: str, count: int | None = None, **values: Any) -> str:
+        """Message ``key`` with ``values`` filled in; ``count`` picks the plural form."""
+        found = self._lookup("messages", key)
+        if found is None:
+            return key
+        return self._format(found, count, values)
+
+    def counted(self, good: str, count: int) -> str:
+        """``count`` of ``good`` as the language writes it ("5 cegieł")."""
+        found = self._lookup("counted", good)
+        if found is None:
+            return f"{count} {self.name('resources', good)}"
+        return self._format(found, count, {})
+
+    def _format(self, found: Any, count: int | None, values: dict[str, Any]) -> str:
+        if isinstance(found, dict):
+            form = plural.category(self.language, count if count is not None else 0)
+            template = found.get(form) or found.get("other") or next(iter(found.values()))
+        else:
+            template = found
+        if count is not None:
+            values = {"count": count, **values}
+        try:
+            return str(template).format_map(_Missing(values))
+        except (ValueError, IndexError, AttributeError):
+            return str(template)
+
+
+class _Missing(dict[str, Any]):
+    """Leave an unknown placeholder visible instead of failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def placeholders(text: str) -> set[str] | None:
+    """The ``{names}`` in ``text``, or ``None`` if its braces are broken."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError:
+        return None
+
+
+def language_data(
+    language: str, ruleset: RuleSet | None = None, folder: Path | None = None
+) -> dict[str, Any]:
+    """The data of ``language``: its file plus the names a variant carries inline.
+
+    Raises :class:`CkdslError` if the language does not exist or its file is broken.
+    """
+    source = DERIVED.get(language, language)
+    if source not in LANGUAGES:
+        known = ", ".join(all_languages())
+        raise CkdslError([Diagnostic("", 0, 0, f"unknown language '{language}' (known: {known})")])
+    locale, problems = load_locale_file(locale_path(source, folder))
+    errors = [p for p in problems if p.severity == "error"]
+    if locale is None or errors:
+        raise CkdslError(errors or problems)
+    data = copy.deepcopy(locale.data)
+    if ruleset is not None and isinstance(ruleset.names.get(source), dict):
+        deep_merge(data, ruleset.names[source])
+    return to_latin_data(data) if language in DERIVED else data
+
+
+def load_catalog(
+    language: str, ruleset: RuleSet | None = None, folder: Path | None = None
+) -> Catalog:
+    """The catalog of ``language``, falling back to English for anything missing."""
+    fallback = None
+    if language != REFERENCE:
+        fallback = Catalog(REFERENCE, language_data(REFERENCE, ruleset, folder))
+    return Catalog(language, language_data(language, ruleset, folder), fallback)

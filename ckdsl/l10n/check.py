@@ -1,0 +1,327 @@
+"""``ckdsl l10n check``: is every language complete and consistent with English?
+
+What each locale must contain follows from the rule set (every resource, piece, level,
+card, ... needs a name; every card a text) and from the English file (every message).
+For each language we report, at the exact key in its file:
+
+- missing: a name, text or message the rule set or English has and this file lacks;
+- extra: an id the rule set does not define (a typo, or a card that was removed);
+- identical: a text left exactly as in English, unless listed in ``same_as_english``;
+- stale: a ``same_as_english`` entry that names no text, or a text that now differs;
+- placeholder: ``{placeholders}`` that differ from English's, or broken braces;
+- plural: a plural category the language needs (per Babel/CLDR) is missing, or one it
+  does not use is present;
+- invalid: the file itself is broken (YAML, schema).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+
+from ckdsl.datautil import deep_merge
+from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.l10n import plural
+from ckdsl.l10n.catalog import (
+    LANGUAGES,
+    REFERENCE,
+    LocaleFile,
+    load_locale_file,
+    locale_path,
+    placeholders,
+)
+from ckdsl.rules.checks import improvement_levels, knight_levels
+from ckdsl.rules.positions import Positions
+from ckdsl.rules.ruleset import RuleSet
+from ckdsl.rules.schemas import load_schema, suggest
+
+CONCEPTS = (
+    "barbarians",
+    "progress_card",
+    "resource",
+    "commodity",
+    "city_improvement",
+    "victory_point",
+    "bank",
+    "harbor",
+)
+"""General words of the game every locale names (``names.concepts``)."""
+
+KINDS = ("invalid", "missing", "extra", "identical", "stale", "placeholder", "plural")
+
+
+@dataclass(frozen=True)
+class Finding:
+    language: str
+    kind: str
+    diagnostic: Diagnostic
+
+    def to_json(self) -> dict[str, object]:
+        return {"language": self.language, "kind": self.kind, **self.diagnostic.to_json()}
+
+
+def expected_names(data: dict[str, Any]) -> dict[str, list[str]]:
+    """For each ``names`` table, the ids a locale must name, from the rule set."""
+
+    def keys(value: Any) -> list[str]:
+        return list(value) if isinstance(value, dict) else []
+
+    schema = load_schema("rules")["definitions"]
+    dice = _dict(data.get("dice"))
+    event = _dict(dice.get("event_die"))
+    return {
+        "resources": keys(data.get("resources")),
+        "commodities": keys(data.get("commodities")),
+        "terrains": keys(data.get("terrains")),
+        "pieces": keys(data.get("pieces")),
+        "knight_levels": knight_levels(data),
+        "tracks": keys(data.get("tracks")),
+        "levels": improvement_levels(data),
+        "decks": keys(data.get("decks")),
+        "dice": keys(dice),
+        "event_faces": keys(event.get("faces")),
+        "titles": keys(data.get("titles")),
+        "timings": list(schema["card"]["properties"]["timing"]["enum"]),
+        "colours": list(schema["track"]["properties"]["colour"]["enum"]),
+        "concepts": list(CONCEPTS),
+    }
+
+
+def expected_units(data: dict[str, Any], english: dict[str, Any]) -> dict[JsonPath, bool]:
+    """Every key a locale must have, mapped to whether it takes plural forms."""
+    units: dict[JsonPath, bool] = {}
+    for section, ids in expected_names(data).items():
+        for key in ids:
+            units[("names", section, key)] = False
+    for card in data.get("cards") or {}:
+        units[("cards", card, "name")] = False
+        units[("cards", card, "text")] = False
+    for section in ("resources", "commodities"):
+        for good in data.get(section) or {}:
+            units[("counted", good)] = True
+    for key, value in (english.get("messages") or {}).items():
+        units[("messages", key)] = isinstance(value, dict)
+    return units
+
+
+def present_units(data: dict[str, Any]) -> dict[JsonPath, Any]:
+    """Every name, text and message a locale's data holds, by key."""
+    found: dict[JsonPath, Any] = {}
+    for section, table in _dict(data.get("names")).items():
+        for key, value in _dict(table).items():
+            found[("names", section, key)] = value
+    for card, entry in _dict(data.get("cards")).items():
+        for part, value in _dict(entry).items():
+            found[("cards", card, part)] = value
+    for section in ("counted", "messages"):
+        for key, value in _dict(data.get(section)).items():
+            found[(section, key)] = value
+    return found
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def dotted(path: JsonPath) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def check_languages(
+    ruleset: RuleSet,
+    languages: tuple[str, ...] = LANGUAGES,
+    folder: Path | None = None,
+) -> list[Finding]:
+    """Findings for each of ``languages`` (English is checked against the rule set)."""
+    english, problems = _load(REFERENCE, ruleset, folder)
+    findings = [Finding(REFERENCE, "invalid", p) for p in problems]
+    if english is None:
+        return findings
+    units = expected_units(ruleset.data, english.data)
+    for language in languages:
+        if language == REFERENCE:
+            findings += _check_one(english, None, units)
+            continue
+        locale, problems = _load(language, ruleset, folder)
+        findings += [Finding(language, "invalid", p) for p in problems]
+        if locale is not None:
+            findings += _check_one(locale, english, units)
+    return findings
+
+
+def unknown_ids(locale: LocaleFile, ruleset: RuleSet) -> list[Diagnostic]:
+    """Names of ids the rule set does not define (used by ``ckdsl validate``).
+
+    Message keys are compared with the English file beside ``locale``, or the bundled
+    one when there is none.
+    """
+    english: LocaleFile | None = locale
+    if locale.language != REFERENCE:
+        folder = Path(locale.file).parent
+        english, _ = _load(
+            REFERENCE, ruleset, folder if locale_path(REFERENCE, folder).is_file() else None
+        )
+    units = expected_units(ruleset.data, english.data if english is not None else {})
+    return [f.diagnostic for f in _extra(locale, units)]
+
+
+def inline_unknown_ids(ruleset: RuleSet) -> list[Diagnostic]:
+    """Names a variant carries inline for ids the rule set does not define."""
+    english, _ = _load(REFERENCE, ruleset, None)
+    units = expected_units(ruleset.data, english.data if english is not None else {})
+    out = []
+    for language, fragment in ruleset.names.items():
+        positions = Positions()
+        positions.graft(ruleset.name_positions, (language,), ())
+        inline = LocaleFile(language, "", fragment, positions)
+        out += [f.diagnostic for f in _extra(inline, units)]
+    return out
+
+
+def _load(
+    language: str, ruleset: RuleSet, folder: Path | None
+) -> tuple[LocaleFile | None, list[Diagnostic]]:
+    locale, problems = load_locale_file(locale_path(language, folder))
+    if locale is None:
+        return None, problems
+    inline = ruleset.names.get(language)
+    if isinstance(inline, dict):
+        data = copy.deepcopy(locale.data)
+        deep_merge(data, inline)
+        positions = Positions()
+        positions.values.update(locale.positions.values)
+        positions.keys.update(locale.positions.keys)
+        positions.graft(ruleset.name_positions, (language,), ())
+        locale = LocaleFile(language, locale.file, data, positions)
+    return locale, problems
+
+
+def _check_one(
+    locale: LocaleFile, english: LocaleFile | None, units: dict[JsonPath, bool]
+) -> list[Finding]:
+    lang = locale.language
+    pos = locale.positions
+    present = present_units(locale.data)
+    ref = present_units(english.data) if english is not None else {}
+    acknowledged = set(locale.data.get("same_as_english") or [])
+    out: list[Finding] = []
+
+    def add(kind: str, path: JsonPath, message: str, at_key: bool = True) -> None:
+        where = pos.key(path) if at_key else pos.value(path)
+        out.append(Finding(lang, kind, Diagnostic.at(where, message, path)))
+
+    for path in units:
+        if path not in present:
+            add("missing", path, f"missing: {dotted(path)} has no {_language_name(lang)} text")
+    out += _extra(locale, units)
+    needed = set(plural.categories(lang))
+    compared: set[str] = set()
+    for path, value in present.items():
+        if path not in units:
+            continue
+        forms = value if isinstance(value, dict) else {"": value}
+        ref_value = ref.get(path)
+        ref_forms = ref_value if isinstance(ref_value, dict) else {"": ref_value}
+        if isinstance(value, dict):
+            for cat in sorted(needed - set(value), key=plural.ORDER.index):
+                add("plural", path, f"{dotted(path)} lacks the plural form '{cat}'")
+            for cat in sorted(set(value) - needed, key=plural.ORDER.index):
+                add(
+                    "plural",
+                    (*path, cat),
+                    f"{_language_name(lang)} does not use the plural form '{cat}'",
+                )
+        elif units[path]:
+            add("plural", path, f"{dotted(path)} needs one text per plural category")
+        expected = _placeholder_set(ref_forms) if english is not None else None
+        for cat, text in forms.items():
+            if not isinstance(text, str):
+                continue
+            fpath = (*path, cat) if cat else path
+            names = placeholders(text)
+            if names is None:
+                add("placeholder", fpath, "broken braces: write {name}, or {{ and }}", False)
+            elif expected is not None and names != expected:
+                add(
+                    "placeholder",
+                    fpath,
+                    f"placeholders {_braces(names)} differ from English {_braces(expected)}",
+                    False,
+                )
+            if english is None:
+                continue
+            same = ref_forms.get(cat) if cat in ref_forms else ref_forms.get("other")
+            key = dotted(fpath)
+            if text == same:
+                compared.add(key)
+                if key not in acknowledged:
+                    add(
+                        "identical",
+                        fpath,
+                        f"left identical to English ('{_short(text)}'); translate it, or "
+                        f"list '{key}' under same_as_english",
+                        False,
+                    )
+    if english is not None:
+        for i, key in enumerate(locale.data.get("same_as_english") or []):
+            if key not in compared:
+                add(
+                    "stale",
+                    ("same_as_english", i),
+                    f"'{key}' is listed under same_as_english but no such text is "
+                    "identical to English",
+                    False,
+                )
+    return out
+
+
+def _extra(locale: LocaleFile, units: dict[JsonPath, bool]) -> list[Finding]:
+    """Keys of ``locale`` that name no id of the rule set (or no English message)."""
+    cards = {p[1] for p in units if p[0] == "cards"}
+    out = []
+    for path in present_units(locale.data):
+        if path in units:
+            continue
+        if path[0] == "cards":
+            if path[1] in cards or path[2] != "name":
+                continue  # a known card (the schema checks its parts), or reported once
+            path, siblings = path[:2], cards
+        else:
+            siblings = {p[-1] for p in units if p[:-1] == path[:-1]}
+        where = "the English file" if path[0] == "messages" else "the rule set"
+        hint = suggest(str(path[-1]), map(str, siblings))
+        message = f"unknown id: {dotted(path)} is not in {where}{hint}"
+        out.append(
+            Finding(
+                locale.language, "extra", Diagnostic.at(locale.positions.key(path), message, path)
+            )
+        )
+    return out
+
+
+def _placeholder_set(forms: dict[str, Any]) -> set[str] | None:
+    names: set[str] = set()
+    for text in forms.values():
+        if not isinstance(text, str):
+            return None
+        found = placeholders(text)
+        if found is None:
+            return None
+        names |= found
+    return names
+
+
+def _braces(names: set[str]) -> str:
+    return "{" + ", ".join(sorted(names)) + "}" if names else "(none)"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _language_name(language: str) -> str:
+    return str(Locale("en").languages.get(language.split("-")[0], language))

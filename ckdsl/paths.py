@@ -1,0 +1,42 @@
+"""Where the bundled data lives.
+
+In a wheel, ``rules/`` and ``grammars/`` are installed as ``ckdsl/_data/``; in a source
+checkout (and an editable install) they stay at the top of the repository, where
+house-rule authors and localizers edit them. Both layouts are looked up here, so the
+rest of the package never guesses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def data_root() -> Path:
+    """The folder holding ``rules/`` and ``grammars/``."""
+    installed = _PACKAGE / "_data"
+    if (installed / "rules").is_dir():
+        return installed
+    return _PACKAGE.parent
+
+
+def rules_dir() -> Path:
+    return data_root() / "rules"
+
+
+def base_rules_dir() -> Path:
+    """The bundled Cities & Knights rule set."""
+    return rules_dir() / "base"
+
+
+def locales_dir() -> Path:
+    return rules_dir() / "locales"
+
+
+def schema_file(kind: str) -> Path:
+    return rules_dir() / "schema" / f"{kind}.schema.json"
+
+
+def grammars_dir() -> Path:
+    return data_root() / "grammars"

@@ -1,0 +1,381 @@
+"""Semantic checks of a merged rule set: what a schema cannot say.
+
+Each check reads the merged data defensively (the schema may have found the shape
+wrong, and we still want every other error reported) and reports at the position of the
+value at fault: a reference to an id that is not defined, a deck whose cards do not add
+up to its size, improvement levels whose costs go down, and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path
+from ckdsl.rules.positions import Positions
+from ckdsl.rules.schemas import suggest
+
+
+class Removed(NamedTuple):
+    """An entry a variant removed: where it did so, and what the entry was."""
+
+    pos: Pos
+    value: Any
+
+
+def run(
+    data: dict[str, Any], positions: Positions, removed: dict[tuple[str, str], Removed]
+) -> list[Diagnostic]:
+    """Every semantic error of ``data``."""
+    ctx = _Context(data, positions, removed)
+    for check in CHECKS:
+        check(ctx)
+    return ctx.out
+
+
+@dataclass
+class _Context:
+    data: dict[str, Any]
+    positions: Positions
+    removed: dict[tuple[str, str], Removed]
+    out: list[Diagnostic] = field(default_factory=list)
+
+    def section(self, name: str) -> dict[str, Any]:
+        return _mapping(self.data.get(name))
+
+    def error(self, path: JsonPath, message: str, *, at_key: bool = False) -> None:
+        pos = self.positions.key(path) if at_key else self.positions.value(path)
+        self.out.append(Diagnostic.at(pos, message, path))
+
+    def still_used(self, removed: Removed, path: JsonPath, value: str) -> None:
+        """Report a use of an entry a variant removed, at the removal."""
+        here = self.positions.key(path)
+        self.out.append(
+            Diagnostic.at(
+                removed.pos,
+                f"'{value}' is removed here but is still used at "
+                f"{display_path(here.file)}:{here.line}:{here.col}",
+                path,
+            )
+        )
+
+    def reference(
+        self, path: JsonPath, value: Any, section: str, what: str, *, at_key: bool = False
+    ) -> bool:
+        """Check that ``value`` names an entry of ``section``; report it if not."""
+        if not isinstance(value, str):
+            return False
+        known = self.section(section)
+        if value in known:
+            return True
+        removed = self.removed.get((section, value))
+        if removed is not None:
+            self.still_used(removed, path, value)
+            return False
+        self.error(path, f"unknown {what} '{value}'{suggest(value, known)}", at_key=at_key)
+        return False
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _items(value: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, dict):
+                yield i, item
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+# --- goods and costs --------------------------------------------------------------
+
+
+def _goods(ctx: _Context) -> None:
+    """Resource and commodity ids share one namespace: costs mix them."""
+    resources = ctx.section("resources")
+    for key in ctx.section("commodities"):
+        if key in resources:
+            ctx.error(
+                ("commodities", key),
+                f"'{key}' is both a resource and a commodity; give them different ids",
+                at_key=True,
+            )
+
+
+def _good_ref(ctx: _Context, path: JsonPath, good: str) -> None:
+    if good in ctx.section("resources") or good in ctx.section("commodities"):
+        return
+    removed = ctx.removed.get(("resources", good)) or ctx.removed.get(("commodities", good))
+    if removed is not None:
+        ctx.still_used(removed, path, good)
+        return
+    names = [*ctx.section("resources"), *ctx.section("commodities")]
+    ctx.error(path, f"unknown resource or commodity '{good}'{suggest(good, names)}", at_key=True)
+
+
+def _amounts(ctx: _Context, path: JsonPath, amounts: Any) -> None:
+    for good in _mapping(amounts):
+        _good_ref(ctx, (*path, good), good)
+
+
+def _costs(ctx: _Context) -> None:
+    pieces = ctx.section("pieces")
+    for piece, spec in pieces.items():
+        for field_name in ("cost", "activate_cost", "promote_cost"):
+            _amounts(ctx, ("pieces", piece, field_name), _mapping(spec).get(field_name))
+    for terrain, spec in ctx.section("terrains").items():
+        produces = _mapping(_mapping(spec).get("produces"))
+        for building, amounts in produces.items():
+            path = ("terrains", terrain, "produces", building)
+            _amounts(ctx, path, amounts)
+            if _mapping(spec).get("land") is False:
+                ctx.error(path, f"'{terrain}' is not land, so nothing can be built next to it")
+
+
+# --- improvement tracks -----------------------------------------------------------
+
+
+def _tracks(ctx: _Context) -> None:
+    red = {f for f in _mapping(ctx.section("dice").get("red_die")).get("faces", []) or []}
+    seen: dict[str, JsonPath] = {}
+    for track, spec in ctx.section("tracks").items():
+        spec = _mapping(spec)
+        commodity = spec.get("commodity")
+        path = ("tracks", track, "commodity")
+        if isinstance(commodity, str) and commodity in ctx.section("resources"):
+            ctx.error(path, f"'{commodity}' is a resource; a track's levels cost a commodity")
+        elif isinstance(commodity, str):
+            ctx.reference(path, commodity, "commodities", "commodity")
+        levels = list(_items(spec.get("levels")))
+        previous: int | None = None
+        for i, level in levels:
+            lpath: JsonPath = ("tracks", track, "levels", i)
+            lid = level.get("id")
+            if isinstance(lid, str):
+                if lid in seen:
+                    first = ctx.positions.value(seen[lid])
+                    ctx.error(
+                        (*lpath, "id"),
+                        f"level id '{lid}' is used twice; it is already the id at "
+                        f"{first.file}:{first.line}:{first.col}",
+                    )
+                else:
+                    seen[lid] = (*lpath, "id")
+            cost = _int(level.get("cost"))
+            if cost is not None and previous is not None and cost < previous:
+                ctx.error(
+                    (*lpath, "cost"),
+                    f"level {i + 1} costs {cost}, less than level {i} ({previous}); "
+                    "improvement levels cannot get cheaper",
+                )
+            previous = cost if cost is not None else previous
+            for j, value in enumerate(level.get("progress_on_red") or []):
+                if red and _int(value) is not None and value not in red:
+                    ctx.error(
+                        (*lpath, "progress_on_red", j),
+                        f"the red die has no face {value} (its faces: "
+                        f"{', '.join(str(f) for f in sorted(red))})",
+                    )
+        metro = _mapping(spec.get("metropolis"))
+        start, take = _int(metro.get("level")), _int(metro.get("take_level"))
+        mpath: JsonPath = ("tracks", track, "metropolis")
+        if start is not None and levels and start > len(levels):
+            ctx.error((*mpath, "level"), f"the track has only {len(levels)} levels, not {start}")
+        if take is not None and levels and take > len(levels):
+            ctx.error(
+                (*mpath, "take_level"), f"the track has only {len(levels)} levels, not {take}"
+            )
+        if start is not None and take is not None and take <= start:
+            ctx.error(
+                (*mpath, "take_level"),
+                f"take_level ({take}) must be above level ({start}): the metropolis is "
+                "taken from its holder by reaching a higher level first",
+            )
+
+
+def improvement_levels(data: dict[str, Any]) -> list[str]:
+    """Every improvement level id, track by track."""
+    out = []
+    for spec in _mapping(data.get("tracks")).values():
+        for _, level in _items(_mapping(spec).get("levels")):
+            if isinstance(level.get("id"), str):
+                out.append(level["id"])
+    return out
+
+
+def knight_levels(data: dict[str, Any]) -> list[str]:
+    knight = _mapping(_mapping(data.get("pieces")).get("knight"))
+    return [lv["id"] for _, lv in _items(knight.get("levels")) if isinstance(lv.get("id"), str)]
+
+
+def _knights(ctx: _Context) -> None:
+    knight = _mapping(ctx.section("pieces").get("knight"))
+    levels = improvement_levels(ctx.data)
+    seen: set[str] = set()
+    strength: int | None = None
+    for i, level in _items(knight.get("levels")):
+        path: JsonPath = ("pieces", "knight", "levels", i)
+        lid = level.get("id")
+        if isinstance(lid, str):
+            if lid in seen:
+                ctx.error((*path, "id"), f"knight level id '{lid}' is used twice")
+            seen.add(lid)
+        s = _int(level.get("strength"))
+        if s is not None and strength is not None and s <= strength:
+            ctx.error(
+                (*path, "strength"),
+                f"a knight level must be stronger than the one before ({s} <= {strength})",
+            )
+        strength = s if s is not None else strength
+        required = level.get("requires")
+        if isinstance(required, str) and required not in levels:
+            ctx.error(
+                (*path, "requires"),
+                f"unknown improvement level '{required}'{suggest(required, levels)}",
+            )
+
+
+# --- decks and cards --------------------------------------------------------------
+
+
+def _deck_tracks(ctx: _Context) -> None:
+    """Each deck belongs to an existing track, and each track has at most one deck."""
+    owner: dict[str, str] = {}
+    for name, spec in ctx.section("decks").items():
+        track = _mapping(spec).get("track")
+        path: JsonPath = ("decks", name, "track")
+        if ctx.reference(path, track, "tracks", "improvement track") and isinstance(track, str):
+            if track in owner:
+                ctx.error(path, f"track '{track}' already has the deck '{owner[track]}'")
+            owner[track] = name
+
+
+def _deck_sizes(ctx: _Context) -> None:
+    """The counts of a deck's cards add up to its size (source §12: 18 of each)."""
+    counts: dict[str, int] = {}
+    contributors: dict[str, list[tuple[JsonPath, Pos]]] = {}
+    unsure: set[str] = set()  # decks with a card whose count is already an error
+    for card, spec in ctx.section("cards").items():
+        spec = _mapping(spec)
+        deck = spec.get("deck")
+        if not ctx.reference(("cards", card, "deck"), deck, "decks", "deck"):
+            unsure.update(ctx.section("decks"))  # the card belongs to some deck or other
+            continue
+        assert isinstance(deck, str)
+        count = _int(spec.get("count"))
+        if count is not None and count > 0:
+            counts[deck] = counts.get(deck, 0) + count
+            path: JsonPath = ("cards", card, "count")
+            contributors.setdefault(deck, []).append((path, ctx.positions.value(path)))
+        else:
+            unsure.add(deck)
+        if spec.get("timing") == "on_draw" and not _int(spec.get("points")):
+            ctx.error(
+                ("cards", card, "timing"),
+                "a card revealed on draw (timing: on_draw) must be worth points",
+            )
+    for (section, card), removed in ctx.removed.items():
+        deck = _mapping(removed.value).get("deck")
+        if section == "cards" and isinstance(deck, str):
+            contributors.setdefault(deck, []).append((("cards", card), removed.pos))
+    for name, spec in ctx.section("decks").items():
+        size = _int(_mapping(spec).get("size"))
+        total = counts.get(name, 0)
+        if size is None or total == size or name in unsure:
+            continue
+        size_path: JsonPath = ("decks", name, "size")
+        culprit = _latest(
+            ctx, [(size_path, ctx.positions.value(size_path)), *contributors.get(name, [])]
+        )
+        ctx.out.append(
+            Diagnostic.at(
+                culprit[1],
+                f"the cards of deck '{name}' add up to {total}, but its size is {size}: "
+                f"change a card's count or the deck's size (decks.{name}.size)",
+                culprit[0],
+            )
+        )
+
+
+def _latest(ctx: _Context, candidates: list[tuple[JsonPath, Pos]]) -> tuple[JsonPath, Pos]:
+    """Of several places behind one error, the first from the latest file to change them.
+
+    Files rank in the order they were merged, so a value a variant set (or an entry it
+    removed) wins over the base rules; among places in one file, the first given wins.
+    """
+    files = [pos.file for pos in ctx.positions.values.values()]
+    files += [r.pos.file for r in ctx.removed.values()]
+    rank = {f: i for i, f in enumerate(dict.fromkeys(files))}
+    order = range(len(candidates))
+    best = max(order, key=lambda i: (rank.get(candidates[i][1].file, -1), -i))
+    return candidates[best]
+
+
+# --- dice and parameters ----------------------------------------------------------
+
+
+def _dice(ctx: _Context) -> None:
+    event = _mapping(ctx.section("dice").get("event_die"))
+    gates: set[str] = set()
+    for face, spec in _mapping(event.get("faces")).items():
+        spec = _mapping(spec)
+        path: JsonPath = ("dice", "event_die", "faces", face)
+        has_track, has_ship = "track" in spec, "advances_barbarians" in spec
+        if has_track and has_ship:
+            ctx.error(path, f"face '{face}' both advances the barbarians and opens a gate")
+        elif not has_track and not has_ship:
+            ctx.error(
+                path,
+                f"face '{face}' does nothing: give it `advances_barbarians` or a `track`",
+                at_key=True,
+            )
+        if has_track and ctx.reference((*path, "track"), spec["track"], "tracks", "track"):
+            gates.add(spec["track"])
+    if not event:
+        return
+    for track in ctx.section("tracks"):
+        if track not in gates:
+            ctx.error(
+                ("tracks", track),
+                f"track '{track}' has no gate on the event die, so its progress cards "
+                "can never be drawn",
+                at_key=True,
+            )
+
+
+def _parameters(ctx: _Context) -> None:
+    p = ctx.section("parameters")
+
+    def at_least(low: str, high: str) -> None:
+        a, b = _int(p.get(low)), _int(p.get(high))
+        if a is not None and b is not None and b < a:
+            ctx.error(("parameters", high), f"{high} ({b}) is below {low} ({a})")
+
+    at_least("hand_limit", "hand_limit_cap")
+    at_least("progress_hand_limit", "progress_hand_limit_own_turn")
+    at_least("players_min", "players_max")
+
+
+CHECKS: tuple[Callable[[_Context], None], ...] = (
+    _goods,
+    _costs,
+    _tracks,
+    _knights,
+    _deck_tracks,
+    _deck_sizes,
+    _dice,
+    _parameters,
+)
+
+
+def ids_used(data: dict[str, Any]) -> Iterable[str]:
+    """Every id defined by the rule set (for messages and completions)."""
+    for section in ("resources", "commodities", "terrains", "pieces", "tracks", "decks", "cards"):
+        yield from _mapping(data.get(section))
+    yield from improvement_levels(data)
+    yield from knight_levels(data)

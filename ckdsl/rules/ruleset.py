@@ -1,0 +1,365 @@
+"""Rule sets: a folder of rule files, optionally changed by a chain of variants.
+
+Loading reads every file of the folder, validates each against the rule-file schema,
+merges them (an id defined twice is an error naming both places), applies each variant
+of the chain (``extends: base`` or a path), validates the result again and runs the
+semantic checks. Every value keeps the position of the file that defined it, so an
+error introduced by a variant points into the variant file.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ckdsl.datautil import deep_merge
+from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path, sorted_diagnostics
+from ckdsl.paths import base_rules_dir
+from ckdsl.rules import checks
+from ckdsl.rules.positions import Positions
+from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
+from ckdsl.rules.schemas import load_schema, suggest, validate
+from ckdsl.rules.yamlload import Document, load_yaml
+
+BASE = "base"
+"""The name a variant uses to extend the bundled rules."""
+
+
+@dataclass
+class RuleSet:
+    """A complete, checked rule set: plain data plus where each part came from."""
+
+    name: str
+    data: dict[str, Any]
+    positions: Positions
+    layers: list[str]
+    names: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Locale fragments carried by variants, by language (top variant wins)."""
+    name_positions: Positions = field(default_factory=Positions)
+    """Where each inline name stands in its variant file, by (language, ...) path."""
+
+    @cached_property
+    def hash(self) -> str:
+        """A digest of the rules (not the names): saves made under other rules differ."""
+        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name)
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def cards(self) -> dict[str, dict[str, Any]]:
+        return self.section("cards")
+
+    @property
+    def decks(self) -> dict[str, dict[str, Any]]:
+        return self.section("decks")
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        return self.section("parameters")
+
+
+@dataclass
+class _Draft:
+    """A rule set being assembled, before the final checks."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+    positions: Positions = field(default_factory=Positions)
+    layers: list[str] = field(default_factory=list)
+    names: dict[str, dict[str, Any]] = field(default_factory=dict)
+    removed: dict[tuple[str, str], checks.Removed] = field(default_factory=dict)
+    name_positions: Positions = field(default_factory=Positions)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def load_ruleset(target: str | Path | None = None) -> tuple[RuleSet | None, list[Diagnostic]]:
+    """Load the bundled base rules (``None``), a rule-set folder, or a variant file.
+
+    Returns the rule set (``None`` when there are errors) and every diagnostic found.
+    """
+    ruleset, diagnostics = _load(Path(target) if target is not None else base_rules_dir())
+    return ruleset, sorted_diagnostics(diagnostics)
+
+
+def _load(path: Path) -> tuple[RuleSet | None, list[Diagnostic]]:
+    draft = _Draft()
+    if path.is_dir():
+        _load_folder(path, draft)
+        name = "base" if path.resolve() == base_rules_dir().resolve() else path.name
+        top = str(path)
+    else:
+        _load_variant(path, draft, chain=[])
+        name, top = path.stem, str(path)
+    if any(d.severity == "error" for d in draft.diagnostics) and not draft.data:
+        return None, draft.diagnostics
+    _finish(draft, top)
+    errors = [d for d in draft.diagnostics if d.severity == "error"]
+    if errors:
+        return None, draft.diagnostics
+    ruleset = RuleSet(
+        name, draft.data, draft.positions, draft.layers, draft.names, draft.name_positions
+    )
+    return ruleset, draft.diagnostics
+
+
+# --- folders ----------------------------------------------------------------------
+
+
+def _load_folder(folder: Path, draft: _Draft) -> None:
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    if not files:
+        draft.diagnostics.append(
+            Diagnostic(str(folder), 0, 0, "this folder holds no rule files (*.yaml)")
+        )
+        return
+    draft.layers.append(str(folder))
+    for file in files:
+        doc, problems = load_yaml(file)
+        draft.diagnostics.extend(problems)
+        if doc is None:
+            continue
+        draft.diagnostics.extend(validate(doc.data, doc.positions, "rules"))
+        _merge_file(doc, draft)
+
+
+def _merge_file(doc: Document, draft: _Draft) -> None:
+    if not isinstance(doc.data, dict):
+        return
+    for section, entries in doc.data.items():
+        if not isinstance(entries, dict):
+            continue
+        target = draft.data.setdefault(section, {})
+        if (section,) not in draft.positions.values:
+            draft.positions.values[(section,)] = doc.positions.value((section,))
+            draft.positions.keys[(section,)] = doc.positions.key((section,))
+        for key, value in entries.items():
+            path = (section, key)
+            if key in target:
+                first = draft.positions.key(path)
+                draft.diagnostics.append(
+                    Diagnostic.at(
+                        doc.positions.key(path),
+                        f"'{key}' is defined twice in '{section}': it is already "
+                        f"defined at {_where(first)}",
+                        path,
+                    )
+                )
+                continue
+            target[key] = value
+            draft.positions.graft(doc.positions, path, path)
+
+
+def _where(pos: Pos) -> str:
+    return f"{display_path(pos.file)}:{pos.line}:{pos.col}"
+
+
+# --- variants ---------------------------------------------------------------------
+
+
+def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
+    doc, problems = load_yaml(file)
+    draft.diagnostics.extend(problems)
+    if doc is None:
+        return
+    errors = validate(doc.data, doc.positions, "variant")
+    draft.diagnostics.extend(errors)
+    if not isinstance(doc.data, dict) or not isinstance(doc.data.get("extends"), str):
+        return
+    if not _load_parent(doc, file, draft, chain):
+        return
+    draft.layers.append(str(file))
+    _apply_variant(doc, draft)
+
+
+def _load_parent(doc: Document, file: Path, draft: _Draft, chain: list[Path]) -> bool:
+    extends: str = doc.data["extends"]
+    at = doc.positions.value(("extends",))
+    if extends == BASE:
+        _load_folder(base_rules_dir(), draft)
+        return True
+    parent = (file.parent / extends).resolve()
+    here = file.resolve()
+    if parent == here or parent in chain:
+        cycle = " -> ".join(p.name for p in [*chain, here, parent])
+        draft.diagnostics.append(
+            Diagnostic.at(at, f"the variants extend each other in a circle: {cycle}", ("extends",))
+        )
+        return False
+    if not parent.exists():
+        draft.diagnostics.append(
+            Diagnostic.at(
+                at,
+                f"cannot find '{extends}' (looked for {parent}); `extends` takes `base`, "
+                "or the path of a variant file or rule-set folder relative to this file",
+                ("extends",),
+            )
+        )
+        return False
+    if parent.is_dir():
+        _load_folder(parent, draft)
+    else:
+        _load_variant(parent, draft, [*chain, here])
+    return bool(draft.data)
+
+
+def _apply_variant(doc: Document, draft: _Draft) -> None:
+    """Apply remove, replace, add, then override: each naming ids it expects to find.
+
+    Parts the variant schema rejected are skipped (they are reported already); the rest
+    is applied, so that every other error of the variant is found in the same run.
+    """
+    v = doc.data
+    for section, ids in _sections(v.get("remove")):
+        for i, key in enumerate(ids if isinstance(ids, list) else []):
+            if not isinstance(key, str):
+                continue
+            if _require(draft, doc, ("remove", section, i), section, key, "remove"):
+                value = draft.data[section].pop(key)
+                draft.positions.drop((section, key))
+                at = doc.positions.value(("remove", section, i))
+                draft.removed[(section, key)] = checks.Removed(at, value)
+    for section, entries in _sections(v.get("replace")):
+        for key, value in _sections(entries):
+            if _require(draft, doc, ("replace", section, key), section, key, "replace"):
+                _put(draft, doc, ("replace", section, key), (section, key), copy.deepcopy(value))
+    for section, entries in _sections(v.get("add")):
+        for key, value in _sections(entries):
+            if isinstance(value, dict):
+                _add(draft, doc, section, key, value)
+    for section, patch in _sections(v.get("override")):
+        if isinstance(patch, dict):
+            _override(draft, doc, section, patch)
+    for lang, fragment in _sections(v.get("names")):
+        if not isinstance(fragment, dict):
+            continue
+        deep_merge(draft.names.setdefault(lang, {}), fragment)
+        draft.name_positions.graft(doc.positions, ("names", lang), (lang,))
+
+
+def _sections(block: Any) -> list[tuple[str, Any]]:
+    return list(block.items()) if isinstance(block, dict) else []
+
+
+def _require(draft: _Draft, doc: Document, at: JsonPath, section: str, key: str, verb: str) -> bool:
+    existing = draft.data.get(section, {})
+    if key in existing:
+        return True
+    removed = draft.removed.get((section, key))
+    detail = f"; it was removed at {_where(removed.pos)}" if removed else suggest(key, existing)
+    draft.diagnostics.append(
+        Diagnostic.at(
+            doc.positions.key(at),
+            f"cannot {verb} '{key}': there is no '{key}' in '{section}'{detail}",
+            (section, key),
+        )
+    )
+    return False
+
+
+def _put(draft: _Draft, doc: Document, src: JsonPath, dst: JsonPath, value: Any) -> None:
+    draft.data.setdefault(str(dst[0]), {})[str(dst[1])] = value
+    draft.positions.drop(dst)
+    draft.positions.graft(doc.positions, src, dst)
+    draft.positions.keys[dst] = doc.positions.key(src)
+
+
+def _add(draft: _Draft, doc: Document, section: str, key: str, value: dict[str, Any]) -> None:
+    src = ("add", section, key)
+    existing = draft.data.setdefault(section, {})
+    if key in existing:
+        draft.diagnostics.append(
+            Diagnostic.at(
+                doc.positions.key(src),
+                f"cannot add '{key}': '{section}' already has it (defined at "
+                f"{_where(draft.positions.key((section, key)))}); use `override` to change "
+                "some of its keys or `replace` to redefine it",
+                (section, key),
+            )
+        )
+        return
+    like = value.get("like")
+    if not isinstance(like, str):
+        _put(draft, doc, src, (section, key), copy.deepcopy(value))
+        return
+    if not _require(draft, doc, (*src, "like"), section, like, "copy"):
+        return
+    entry = copy.deepcopy(existing[like])
+    existing[key] = entry
+    draft.positions.graft(draft.positions, (section, like), (section, key))
+    draft.positions.keys[(section, key)] = doc.positions.key(src)
+    patch = {k: v for k, v in value.items() if k != "like"}
+    _deep_merge(draft, doc, entry, patch, (section, key), src)
+
+
+def _override(draft: _Draft, doc: Document, section: str, patch: dict[str, Any]) -> None:
+    src: JsonPath = ("override", section)
+    target = draft.data.setdefault(section, {})
+    if section in id_keyed_sections(load_schema("rules")):
+        for key, value in patch.items():
+            if not _require(draft, doc, (*src, key), section, key, "override"):
+                continue
+            if isinstance(value, dict) and isinstance(target[key], dict):
+                _deep_merge(draft, doc, target[key], value, (section, key), (*src, key))
+            else:
+                _put(draft, doc, (*src, key), (section, key), copy.deepcopy(value))
+        return
+    _deep_merge(draft, doc, target, patch, (section,), src)
+
+
+def _deep_merge(
+    draft: _Draft,
+    doc: Document,
+    target: dict[str, Any],
+    patch: dict[str, Any],
+    dst: JsonPath,
+    src: JsonPath,
+) -> None:
+    """Merge ``patch`` into ``target`` key by key; lists and texts are replaced whole."""
+    for key, value in patch.items():
+        d, s = (*dst, key), (*src, key)
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _deep_merge(draft, doc, target[key], value, d, s)
+            continue
+        target[key] = copy.deepcopy(value)
+        draft.positions.drop(d)
+        draft.positions.graft(doc.positions, s, d)
+        draft.positions.keys[d] = doc.positions.key(s)
+
+
+# --- final checks -----------------------------------------------------------------
+
+
+def _finish(draft: _Draft, top: str) -> None:
+    schema = load_schema("rules")
+    # The merged data is checked again (a variant may complete or break an entry), but
+    # a value already reported by its own file's check is not reported twice.
+    reported = {(d.file, d.line, d.col) for d in draft.diagnostics}
+    for d in validate(draft.data, draft.positions, "rules"):
+        if (d.file, d.line, d.col) not in reported:
+            draft.diagnostics.append(d)
+    for section in schema["properties"]:
+        if section not in draft.data:
+            draft.diagnostics.append(
+                Diagnostic(top, 0, 0, f"the rule set has no '{section}' section", (section,))
+            )
+    for section in fixed_sections(schema):
+        present = draft.data.get(section)
+        if not isinstance(present, dict):
+            continue
+        for key in schema["properties"][section]["properties"]:
+            if key not in present:
+                draft.diagnostics.append(
+                    Diagnostic.at(
+                        draft.positions.key((section,)),
+                        f"'{section}' lacks '{key}'",
+                        (section, key),
+                    )
+                )
+    draft.diagnostics.extend(checks.run(draft.data, draft.positions, draft.removed))

@@ -1,0 +1,170 @@
+"""JSON Schema validation that speaks to a newcomer and points at the exact key or value.
+
+jsonschema reports errors as paths into the data; we turn each into a diagnostic at the
+position the YAML loader recorded, and rewrite its message: "unknown key 'cuont'
+(did you mean 'count'?)" instead of "Additional properties are not allowed ('cuont' was
+unexpected)". Every error of a document is reported, not just the first.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any, cast
+
+from jsonschema import Draft7Validator
+from jsonschema.exceptions import ValidationError
+
+from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.paths import schema_file
+from ckdsl.rules.positions import Positions
+
+SCHEMA_KINDS = ("rules", "variant", "locale")
+
+_TYPE_NAMES = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "a text",
+    "boolean": "true or false",
+    "object": "a mapping (key: value lines)",
+    "array": "a list",
+    "null": "nothing",
+}
+
+
+@cache
+def load_schema(kind: str) -> dict[str, Any]:
+    """The bundled schema of ``kind`` (rules, variant, locale)."""
+    with open(schema_file(kind), encoding="utf-8") as f:
+        schema: dict[str, Any] = json.load(f)
+    return schema
+
+
+@cache
+def _validator(kind: str) -> Draft7Validator:
+    return Draft7Validator(load_schema(kind))
+
+
+def validate(data: Any, positions: Positions, kind: str) -> list[Diagnostic]:
+    """Every schema error of ``data`` as a positioned diagnostic."""
+    out: list[Diagnostic] = []
+    for error in _validator(kind).iter_errors(data):
+        out.extend(_diagnose(error, positions))
+    return out
+
+
+def describe(value: Any) -> str:
+    """A short, friendly description of a value found in a document."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, float):
+        return "a number that is not finite" if not math.isfinite(value) else f"the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the text '{shown}'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` when a choice is close to ``word``, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _diagnose(error: ValidationError, positions: Positions) -> Iterator[Diagnostic]:
+    path = cast(JsonPath, tuple(error.absolute_path))
+    kind = str(error.validator)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    instance = error.instance
+    expected: Any = error.validator_value
+
+    if "propertyNames" in error.absolute_schema_path:
+        # The error is about a key of the mapping at `path`; `instance` is that key.
+        key_path: JsonPath = (*path, str(instance))
+        yield Diagnostic.at(
+            positions.key(key_path),
+            f"'{instance}' is not a valid id: ids are lower-case letters, digits and "
+            "underscores, starting with a letter (like 'road_building')",
+            key_path,
+        )
+        return
+
+    if kind == "additionalProperties" and isinstance(instance, dict):
+        allowed = list(schema.get("properties", {}))
+        for extra in sorted(set(instance) - set(allowed)):
+            key_path = (*path, extra)
+            hint = suggest(extra, allowed)
+            if not hint and allowed:
+                hint = " (expected " + _one_of(allowed) + ")"
+            yield Diagnostic.at(positions.key(key_path), f"unknown key '{extra}'{hint}", key_path)
+        return
+
+    if kind == "required" and isinstance(instance, dict):
+        for name in expected:
+            if name not in instance:
+                where = "here" if not path else f"in '{path[-1]}'"
+                yield Diagnostic.at(
+                    positions.key(path), f"missing key '{name}' {where}", (*path, name)
+                )
+        return
+
+    message = _message(kind, expected, instance, schema)
+    yield Diagnostic.at(positions.value(path), message, path)
+
+
+def _message(kind: str, expected: Any, instance: Any, schema: dict[str, Any]) -> str:
+    found = describe(instance)
+    if kind == "type":
+        types = expected if isinstance(expected, list) else [expected]
+        wanted = " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in types)
+        return f"expected {wanted}, found {found}"
+    if kind == "enum":
+        choices = [str(c) for c in expected]
+        hint = suggest(str(instance), choices) if isinstance(instance, str) else ""
+        return f"{found} is not allowed here{hint}; expected {_one_of(choices)}"
+    if kind == "const":
+        return f"expected {expected!r}, found {found}"
+    if kind == "minimum":
+        return f"must be at least {expected}, found {found}"
+    if kind == "maximum":
+        return f"must be at most {expected}, found {found}"
+    if kind == "minLength":
+        return "must not be empty"
+    if kind == "minItems":
+        return f"needs at least {expected} item{'s' if expected != 1 else ''}"
+    if kind == "uniqueItems":
+        return "the list has the same item twice"
+    if kind == "pattern":
+        return f"{found} does not have the expected form"
+    if kind == "oneOf":
+        return _one_of_message(schema, found)
+    return f"{found}: {kind} {expected!r} not satisfied"
+
+
+def _one_of_message(schema: dict[str, Any], found: str) -> str:
+    if "plural" in json.dumps(schema.get("oneOf", [])):
+        return (
+            f"expected a text, or a mapping with one text per plural category "
+            f"(one, few, many, other, ...), found {found}"
+        )
+    return f"{found} matches none of the allowed forms"
+
+
+def _one_of(choices: list[str]) -> str:
+    quoted = [f"'{c}'" for c in choices]
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) > 12:
+        return ", ".join(quoted[:12]) + ", ..."
+    return "one of " + ", ".join(quoted)

@@ -1,0 +1,404 @@
+"""Read one YAML file into plain data, keeping the position of every key and value.
+
+Why not ``yaml.safe_load``: it forgets positions, silently keeps the last of two equal
+keys, follows YAML 1.1 (``no`` becomes ``False``), expands aliases without bound (the
+"billion laughs" bomb) and recurses once per nesting level (deep input ends in a
+``RecursionError``). This module builds the data itself from the parser's event stream:
+iteratively, with limits on size, depth and alias expansion, with YAML 1.2 core scalars,
+and reports every problem as a :class:`~ckdsl.diagnostics.Diagnostic` with a position.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ckdsl.diagnostics import Diagnostic, JsonPath, PathItem, Pos
+from ckdsl.rules.positions import Positions
+
+MAX_BYTES = 4 * 1024 * 1024
+"""Largest file we read. A rule, locale or variant file is a few kilobytes."""
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists. The deepest rule data is about 8 levels."""
+MAX_NODES = 200_000
+"""Most values in one document, counting every copy an alias makes."""
+
+_Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_INT_OCT = re.compile(r"0o[0-7]+\Z")
+_INT_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_NULLS = {"", "~", "null", "Null", "NULL"}
+_TRUE = {"true", "True", "TRUE"}
+_FALSE = {"false", "False", "FALSE"}
+_CORE = "tag:yaml.org,2002:"
+_DUPLICATE = "\x00duplicate"
+
+
+@dataclass
+class Document:
+    """The data of one YAML file and where each part of it stands in the file."""
+
+    file: str
+    data: Any
+    positions: Positions = field(default_factory=Positions)
+
+
+class _Abort(Exception):
+    """Stop reading: a limit was passed or the text is not YAML."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def load_yaml(path: str | os.PathLike[str]) -> tuple[Document | None, list[Diagnostic]]:
+    """Read ``path``. Returns the document (``None`` if unusable) and the problems found."""
+    file = str(path)
+    text, problem = _read_text(file)
+    if problem is not None:
+        return None, [problem]
+    assert text is not None
+    return parse_yaml(text, file)
+
+
+def parse_yaml(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse YAML ``text`` read from ``file`` (used in messages)."""
+    builder = _Builder(file)
+    try:
+        builder.run(text)
+    except _Abort as stop:
+        return None, [*builder.diagnostics, stop.diagnostic]
+    if builder.empty:
+        return None, [Diagnostic(file, 1, 1, "the file is empty: it holds no YAML data")]
+    return Document(file, builder.root, builder.positions), builder.diagnostics
+
+
+def _read_text(file: str) -> tuple[str | None, Diagnostic | None]:
+    def fail(message: str, line: int = 0, col: int = 0) -> tuple[None, Diagnostic]:
+        return None, Diagnostic(file, line, col, message)
+
+    p = Path(file)
+    try:
+        if p.is_dir():
+            return fail("is a folder, not a file")
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            return fail(f"the file is too large ({size:,} bytes); the limit is {MAX_BYTES:,} bytes")
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        return fail("no such file")
+    except PermissionError:
+        return fail("cannot read the file: permission denied")
+    except OSError as exc:
+        return fail(f"cannot read the file: {exc.strerror or exc}")
+    if b"\x00" in raw:
+        line, col = _line_col(raw, raw.index(b"\x00"))
+        return fail("this is a binary file, not YAML text (it contains a NUL byte)", line, col)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _line_col(raw, exc.start)
+        return fail(
+            f"the file is not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded "
+            "(save the file as UTF-8)",
+            line,
+            col,
+        )
+    return text.removeprefix("\ufeff"), None
+
+
+def _line_col(raw: bytes, index: int) -> tuple[int, int]:
+    before = raw[:index]
+    line = before.count(b"\n") + 1
+    last = before.rsplit(b"\n", 1)[-1]
+    return line, len(last.decode("utf-8", errors="replace")) + 1
+
+
+@dataclass
+class _Frame:
+    container: dict[str, Any] | list[Any]
+    path: JsonPath
+    anchor: str | None
+    first_position: int
+    nodes_before: int
+    key: str | None = None
+    key_pos: Pos | None = None
+    expect_key: bool = True
+    seen: dict[str, Pos] = field(default_factory=dict)
+
+
+class _Builder:
+    """Builds data and positions from parser events, without recursion."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.diagnostics: list[Diagnostic] = []
+        self.positions = Positions()
+        self.order: list[tuple[JsonPath, Pos, Pos | None]] = []
+        self.anchors: dict[str, tuple[Any, JsonPath, int, int, int]] = {}
+        self.stack: list[_Frame] = []
+        self.root: Any = None
+        self.empty = True
+        self.documents = 0
+        self.nodes = 0
+
+    def pos(self, mark: Any) -> Pos:
+        return Pos(self.file, mark.line + 1, mark.column + 1)
+
+    def abort(self, mark: Any, message: str) -> _Abort:
+        p = self.pos(mark)
+        return _Abort(Diagnostic(self.file, p.line, p.col, message))
+
+    def run(self, text: str) -> None:
+        try:
+            for event in yaml.parse(text, Loader=_Parser):
+                self.on_event(event)
+        except yaml.MarkedYAMLError as exc:
+            raise _Abort(_syntax_diagnostic(self.file, exc, text)) from None
+        except yaml.YAMLError as exc:
+            raise _Abort(Diagnostic(self.file, 1, 1, f"not valid YAML: {exc}")) from None
+
+    # --- events -------------------------------------------------------------------
+    def on_event(self, event: Any) -> None:
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise self.abort(
+                    event.start_mark,
+                    "a second YAML document starts here; a file holds exactly one "
+                    "(remove the '---' line)",
+                )
+        elif isinstance(event, yaml.ScalarEvent):
+            self.on_scalar(event)
+        elif isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+            self.on_start(event)
+        elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            self.on_end()
+        elif isinstance(event, yaml.AliasEvent):
+            self.on_alias(event)
+
+    def on_scalar(self, event: Any) -> None:
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
+            self.on_key(frame, event)
+            return
+        value = self.scalar_value(event)
+        self.count(event, 1)
+        path = self.child_path()
+        self.record(path, self.pos(event.start_mark))
+        if event.anchor:
+            n = len(self.order)
+            self.anchors[event.anchor] = (value, path, n - 1, n, 1)
+        self.attach(value)
+
+    def on_key(self, frame: _Frame, event: Any) -> None:
+        key = event.value
+        kpos = self.pos(event.start_mark)
+        if key == "<<" and not event.style:
+            self.diagnostics.append(
+                Diagnostic(
+                    self.file,
+                    kpos.line,
+                    kpos.col,
+                    "merge keys ('<<') are not supported: write the keys out, "
+                    "or use an alias for the whole value",
+                    frame.path,
+                )
+            )
+        first = frame.seen.get(key)
+        if first is not None:
+            self.diagnostics.append(
+                Diagnostic(
+                    self.file,
+                    kpos.line,
+                    kpos.col,
+                    f"duplicate key '{key}': it is already defined at line "
+                    f"{first.line}, column {first.col}",
+                    (*frame.path, key),
+                )
+            )
+            # Keep the first value; the second is read under a name no data uses.
+            key = f"{_DUPLICATE}{len(self.order)}:{key}"
+        else:
+            frame.seen[key] = kpos
+        frame.key, frame.key_pos, frame.expect_key = key, kpos, False
+
+    def on_start(self, event: Any) -> None:
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
+            raise self.abort(
+                event.start_mark,
+                "a mapping key must be a plain text, not a list or a mapping",
+            )
+        if len(self.stack) >= MAX_DEPTH:
+            raise self.abort(
+                event.start_mark,
+                f"the data is nested too deeply (more than {MAX_DEPTH} levels)",
+            )
+        self.count(event, 1)
+        path = self.child_path()
+        self.record(path, self.pos(event.start_mark))
+        container: dict[str, Any] | list[Any] = (
+            {} if isinstance(event, yaml.MappingStartEvent) else []
+        )
+        self.stack.append(
+            _Frame(container, path, event.anchor, len(self.order) - 1, self.nodes - 1)
+        )
+
+    def on_end(self) -> None:
+        frame = self.stack.pop()
+        if frame.anchor:
+            self.anchors[frame.anchor] = (
+                frame.container,
+                frame.path,
+                frame.first_position,
+                len(self.order),
+                self.nodes - frame.nodes_before,
+            )
+        self.attach(frame.container)
+
+    def on_alias(self, event: Any) -> None:
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
+            raise self.abort(event.start_mark, "an alias cannot be used as a mapping key")
+        anchor = self.anchors.get(event.anchor)
+        if anchor is None:
+            raise self.abort(
+                event.start_mark, f"unknown alias '*{event.anchor}': no anchor '&{event.anchor}'"
+            )
+        value, src, start, end, size = anchor
+        self.count(event, size)
+        dst = self.child_path()
+        n = len(src)
+        alias_pos = self.pos(event.start_mark)
+        for i, (p, vpos, kpos) in enumerate(self.order[start:end]):
+            self.record(dst + p[n:], alias_pos if i == 0 else vpos, kpos if i else None)
+        self.attach(copy.deepcopy(value))
+
+    # --- helpers ------------------------------------------------------------------
+    def count(self, event: Any, n: int) -> None:
+        self.nodes += n
+        if self.nodes > MAX_NODES:
+            raise self.abort(
+                event.start_mark,
+                f"the document expands to more than {MAX_NODES:,} values "
+                "(aliases repeated inside aliases, a 'billion laughs' document?)",
+            )
+
+    def child_path(self) -> JsonPath:
+        if not self.stack:
+            return ()
+        frame = self.stack[-1]
+        item: PathItem
+        if isinstance(frame.container, dict):
+            assert frame.key is not None
+            item = frame.key
+        else:
+            item = len(frame.container)
+        return (*frame.path, item)
+
+    def record(self, path: JsonPath, pos: Pos, key_pos: Pos | None = None) -> None:
+        if self.stack and isinstance(self.stack[-1].container, dict) and key_pos is None:
+            key_pos = self.stack[-1].key_pos
+        self.positions.values[path] = pos
+        if key_pos is not None and path:
+            self.positions.keys[path] = key_pos
+        self.order.append((path, pos, key_pos))
+
+    def attach(self, value: Any) -> None:
+        self.empty = False
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        if isinstance(frame.container, dict):
+            assert frame.key is not None
+            if not frame.key.startswith(_DUPLICATE):
+                frame.container[frame.key] = value
+            frame.expect_key = True
+        else:
+            frame.container.append(value)
+
+    def scalar_value(self, event: Any) -> Any:
+        tag = event.tag
+        text: str = event.value
+        if tag in (None, "!"):
+            if event.style or tag == "!":
+                return text
+            return _resolve_plain(text)
+        if tag == _CORE + "str":
+            return text
+        if tag in (_CORE + "int", _CORE + "float", _CORE + "bool", _CORE + "null"):
+            value = _resolve_plain(text)
+            wanted = {"int": int, "float": float, "bool": bool, "null": type(None)}[tag[18:]]
+            if isinstance(value, wanted) and not (wanted is int and isinstance(value, bool)):
+                return value
+            raise self.abort(event.start_mark, f"'{text}' is not a valid {tag[18:]}")
+        raise self.abort(
+            event.start_mark,
+            f"unsupported YAML tag '{tag}': only plain texts, numbers, true/false, "
+            "lists and mappings are allowed",
+        )
+
+
+def _resolve_plain(text: str) -> Any:
+    """YAML 1.2 core schema for an unquoted scalar."""
+    if text in _NULLS:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    if _INT.match(text):
+        return int(text)
+    if _INT_OCT.match(text):
+        return int(text[2:], 8)
+    if _INT_HEX.match(text):
+        return int(text[2:], 16)
+    if _FLOAT.match(text):
+        return float(text)
+    if _INF.match(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.match(text):
+        return math.nan
+    return text
+
+
+def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError, text: str) -> Diagnostic:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = exc.problem or "invalid YAML"
+    message = f"not valid YAML: {problem}"
+    if exc.context:
+        context = exc.context
+        cmark = exc.context_mark
+        if cmark is not None and cmark.line + 1 != line:
+            context += f" that started at line {cmark.line + 1}"
+        message += f", {context}"
+    lines = text.splitlines()
+    at = lines[line - 1][col - 1 : col] if 0 < line <= len(lines) else ""
+    hint = _syntax_hint(problem, at)
+    if hint:
+        message += f" ({hint})"
+    return Diagnostic(file, line, col, message)
+
+
+def _syntax_hint(problem: str, at: str) -> str:
+    if at == "\t" or "'\\t'" in problem:
+        return "YAML indents with spaces, not tabs"
+    if "mapping values are not allowed" in problem:
+        return "a text containing ': ' must be quoted"
+    if "could not find expected ':'" in problem:
+        return "is a ':' missing after a key?"
+    return ""

@@ -1,0 +1,166 @@
+"""``ckdsl validate``: check any mix of rule sets, variants and locale files at once.
+
+A path is recognised by what it holds: a folder of rule files is a rule set, a file with
+``extends:`` a variant, a file with ``language:`` a locale, any other rule file stands
+for its folder, and a folder of folders (like ``rules/``) is checked folder by folder.
+Every problem of every path is collected before anything is printed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
+from ckdsl.l10n.catalog import LANGUAGES, load_locale_file, locale_path
+from ckdsl.l10n.check import inline_unknown_ids, unknown_ids
+from ckdsl.paths import base_rules_dir
+from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.rules.schemas import load_schema
+from ckdsl.rules.yamlload import load_yaml
+
+SKIPPED_FOLDERS = {"schema"}
+
+
+@dataclass
+class Checked:
+    """One thing that was validated, and what it turned out to be."""
+
+    path: str
+    kind: str
+    ok: bool
+    summary: str = ""
+
+
+@dataclass
+class Report:
+    checked: list[Checked] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not _errors(self.diagnostics)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted_diagnostics(self.diagnostics)
+
+
+def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
+    """Validate ``paths`` (none: the bundled rules and locales).
+
+    Locale files are checked against ``rules`` (a rule set or variant; default: base).
+    """
+    report = Report()
+    if not paths:
+        paths = [base_rules_dir(), *(locale_path(lang) for lang in LANGUAGES)]
+    reference: list[RuleSet | None] = []
+
+    def reference_rules() -> RuleSet | None:
+        if not reference:
+            ruleset, problems = load_ruleset(rules)
+            if ruleset is None:
+                report.diagnostics.extend(problems)
+            reference.append(ruleset)
+        return reference[0]
+
+    seen: set[Path] = set()
+    for path in paths:
+        _validate_one(path, report, reference_rules, seen)
+    return report
+
+
+def _validate_one(path: Path, report: Report, reference: Any, seen: set[Path]) -> None:
+    resolved = path.resolve()
+    if resolved in seen:
+        return
+    seen.add(resolved)
+    if not path.exists():
+        report.diagnostics.append(Diagnostic(str(path), 0, 0, "no such file or folder"))
+        report.checked.append(Checked(str(path), "missing", False))
+        return
+    if path.is_dir():
+        yaml_files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+        if not yaml_files:
+            subfolders = [p for p in sorted(path.iterdir()) if p.is_dir()]
+            subfolders = [p for p in subfolders if p.name not in SKIPPED_FOLDERS]
+            if not subfolders:
+                report.diagnostics.append(
+                    Diagnostic(str(path), 0, 0, "this folder holds no YAML files")
+                )
+            for sub in subfolders:
+                _validate_one(sub, report, reference, seen)
+            return
+        if "rules" in {_kind(f) for f in yaml_files}:
+            _validate_ruleset(path, report, "rule set")
+            return
+        for file in yaml_files:  # variants or locales, each on its own
+            _validate_one(file, report, reference, seen)
+        return
+    kind = _kind(path)
+    if kind == "variant":
+        _validate_ruleset(path, report, "variant")
+    elif kind == "locale":
+        _validate_locale(path, report, reference)
+    elif kind == "rules":
+        _validate_one(path.parent, report, reference, seen)
+    else:
+        _, problems = load_yaml(path)
+        if problems:
+            report.diagnostics.extend(problems)
+        else:
+            report.diagnostics.append(
+                Diagnostic(
+                    str(path),
+                    1,
+                    1,
+                    "cannot tell what this file is: a variant starts with `extends:`, a "
+                    "locale with `language:`, and a rule file holds rule sections "
+                    "(resources, pieces, cards, ...)",
+                )
+            )
+        report.checked.append(Checked(str(path), "unknown", False))
+
+
+def _kind(path: Path) -> str:
+    doc, _ = load_yaml(path)
+    if doc is None or not isinstance(doc.data, dict):
+        return "unknown"
+    if "extends" in doc.data:
+        return "variant"
+    if "language" in doc.data:
+        return "locale"
+    if set(doc.data) & set(load_schema("rules")["properties"]):
+        return "rules"
+    return "unknown"
+
+
+def _validate_ruleset(path: Path, report: Report, kind: str) -> None:
+    ruleset, problems = load_ruleset(path)
+    if ruleset is not None:
+        problems += inline_unknown_ids(ruleset)
+    report.diagnostics.extend(problems)
+    ok = ruleset is not None and not _errors(problems)
+    summary = ""
+    if ruleset is not None:
+        decks = ruleset.decks
+        copies = sum(int(c.get("count", 0)) for c in ruleset.cards.values())
+        summary = (
+            f"{len(ruleset.cards)} cards ({copies} copies) in {len(decks)} decks, "
+            f"{len(ruleset.layers)} layer{'s' if len(ruleset.layers) != 1 else ''}"
+        )
+    report.checked.append(Checked(str(path), kind, ok, summary))
+
+
+def _validate_locale(path: Path, report: Report, reference: Any) -> None:
+    locale, problems = load_locale_file(path)
+    ruleset = reference()
+    if locale is not None and ruleset is not None:
+        problems += unknown_ids(locale, ruleset)
+    report.diagnostics.extend(problems)
+    ok = locale is not None and not _errors(problems)
+    report.checked.append(Checked(str(path), "locale", ok))
+
+
+def _errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)
