@@ -14,7 +14,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -25,6 +25,9 @@ from ckdsl.l10n.check import KINDS, check_languages
 from ckdsl.rules.ruleset import RuleSet, load_ruleset
 from ckdsl.rules.schemas import SCHEMA_KINDS, load_schema
 from ckdsl.validate import validate_paths
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
 
 EXIT_FINDINGS = 1
 EXIT_INTERNAL = 3
@@ -97,6 +100,10 @@ def cli() -> None:
       ckdsl cards --lang pl           the progress cards, in Polish
       ckdsl l10n check                is every language complete?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
+      ckdsl play --seed 7 --lang fr   four random bots play a game, logged in French
+      ckdsl replay game.json          a saved game, played again
+      ckdsl board --svg board.svg     the board, with the ids answers use
+      ckdsl scenario tests/scenarios  run rule examples
     """
 
 
@@ -256,6 +263,211 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
             click.echo(f"{lang:3} {found or 'complete'}")
     if findings:
         sys.exit(EXIT_FINDINGS)
+
+
+# --- playing games ----------------------------------------------------------------------
+
+_lang_option = click.option(
+    "--lang",
+    type=click.Choice(all_languages()),
+    default=REFERENCE,
+    show_default=True,
+    help="Language of the game log.",
+)
+
+
+def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
+    """The log in words, then the final scores (or all of it as JSON)."""
+    from ckdsl.engine.notation import edge_name, player_name
+    from ckdsl.l10n.events import EventRenderer
+
+    state = game.state
+    colours = [player_name(game, p) for p in range(game.n)]
+    scores = {colours[p]: state.players[p].points for p in range(game.n)}
+    if as_json:
+        report = {
+            "winner": colours[state.winner] if state.winner >= 0 else None,
+            "finished": state.winner >= 0,
+            "turns": state.turn,
+            "scores": scores,
+            "answers": len(game.history),
+            "state_digest": state.digest(),
+            "log": state.log,
+        }
+        click.echo(json.dumps(report, ensure_ascii=False))
+        return
+    catalog = load_catalog(lang, ruleset)
+
+    def place(piece: str, at: int) -> str:
+        return edge_name(game, at) if piece == "road" else str(at)
+
+    renderer = EventRenderer(catalog, colours, place)
+    for event in state.log:
+        line = renderer.render(event)
+        if line is not None:
+            click.echo(line)
+    click.echo()
+    click.echo(catalog.message("final_scores"))
+    for p in range(game.n):
+        name = renderer.player(p)
+        click.echo("  " + catalog.message("score_line", state.players[p].points, player=name))
+
+
+@cli.command()
+@click.option(
+    "--players",
+    default="random,random,random,random",
+    show_default=True,
+    help="One bot name per player, comma-separated (bots: random).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
+@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option("--layout", default=None, help="A fixed layout of the map (default: from the seed).")
+@click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
+@_lang_option
+@_rules_option
+@_json_option
+def play(
+    players: str,
+    seed: int,
+    map_name: str,
+    layout: str | None,
+    save_path: Path | None,
+    lang: str,
+    rules: Path | None,
+    as_json: bool,
+) -> None:
+    """Play a complete game with bots and print its log and the final scores."""
+    from ckdsl.bots import make_bot
+    from ckdsl.session import GameSetup, load_rules, start, write_save
+    from ckdsl.session import play as run_bots
+
+    names = [name.strip() for name in players.split(",")]
+    try:
+        bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from None
+    setup = GameSetup(str(rules) if rules else "base", map_name, layout, len(names), seed)
+    game = start(setup)
+    run_bots(game, bots)
+    if save_path is not None:
+        write_save(save_path, game, setup)
+    _print_game(game, lang, load_rules(setup.rules).ruleset, as_json)
+
+
+@cli.command()
+@click.argument("save", type=click.Path(path_type=Path))
+@_lang_option
+@_json_option
+def replay(save: Path, lang: str, as_json: bool) -> None:
+    """Replay a save file and print its log and the final scores again."""
+    from ckdsl.session import load_rules
+    from ckdsl.session import replay as replay_save
+
+    game, setup = replay_save(save)
+    _print_game(game, lang, load_rules(setup.rules).ruleset, as_json)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_json_option
+def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Run scenario files (or every *.yaml under a folder): one line per scenario."""
+    from ckdsl.scenario import run_file, scenario_files
+
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        _fail([Diagnostic(str(p), 0, 0, "no such file or folder") for p in missing])
+    outcomes = [run_file(path) for path in scenario_files(paths)]
+    if as_json:
+        click.echo(json.dumps([o.to_json() for o in outcomes], indent=2, ensure_ascii=False))
+    else:
+        for o in outcomes:
+            click.echo(f"{o.status.upper():5} {o.name}  ({display_path(o.file)})")
+            if o.status == "fail":
+                click.echo(f"      step {o.step} ({o.where}): {o.reason}")
+                for m in o.mismatches:
+                    click.echo(f"      {m.field}")
+                    click.echo(f"        expected: {_show(m.expected)}")
+                    click.echo(f"        actual:   {_show(m.actual)}")
+            for d in o.diagnostics:
+                click.echo("      " + d.format())
+        passed = sum(o.status == "pass" for o in outcomes)
+        click.echo(f"{passed} of {len(outcomes)} scenarios passed", err=True)
+    if any(o.status != "pass" for o in outcomes):
+        sys.exit(EXIT_FINDINGS)
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@cli.command()
+@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option("--seed", type=int, default=None, help="Draw a random layout with this seed.")
+@click.option("--layout", default=None, help="A fixed layout of the map (e.g. beginner).")
+@click.option("--svg", "svg_path", type=click.Path(path_type=Path), help="Write a picture.")
+@_json_option
+def board(
+    map_name: str, seed: int | None, layout: str | None, svg_path: Path | None, as_json: bool
+) -> None:
+    """Show a board with the ids answers use: tiles, intersections, edges ("12-13")."""
+    import random
+
+    from ckdsl.board import fixed_layout, random_layout
+    from ckdsl.board.svg import render_svg
+    from ckdsl.session import load_board
+
+    if seed is not None and layout is not None:
+        raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
+    spec, topology = load_board(map_name)
+    if layout is None and seed is None:
+        layout = "beginner" if "beginner" in spec.layouts else None
+        seed = 0 if layout is None else None
+    try:
+        drawn = (
+            fixed_layout(spec, topology, layout)
+            if layout is not None
+            else random_layout(spec, topology, random.Random(seed))
+        )
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
+    if svg_path is not None:
+        title = f"{spec.name}: " + (f"layout {layout}" if layout else f"seed {seed}")
+        svg_path.write_text(render_svg(topology, drawn, title=title), encoding="utf-8")
+        click.echo(f"wrote {svg_path}", err=True)
+        return
+    tiles: list[dict[str, Any]] = [
+        {"id": t, "hex": list(topology.hexes[t]), "terrain": drawn.terrain[t],
+         "number": drawn.number[t], "corners": list(topology.tile_corners[t])}
+        for t in range(len(topology.hexes))
+    ]  # fmt: skip
+    harbors = [
+        {"edge": topology.edge_name(e), "kind": kind}
+        for e, kind in zip(topology.harbor_edges, drawn.harbors, strict=False)
+    ]
+    if as_json:
+        report = {
+            "map": spec.name,
+            "tiles": tiles,
+            "intersections": [
+                {"id": i, "tiles": list(ts), "neighbors": list(topology.inter_neighbors[i])}
+                for i, ts in enumerate(topology.inter_tiles)
+            ],
+            "edges": [topology.edge_name(e) for e in range(len(topology.edge_ends))],
+            "harbors": harbors,
+            "robber": drawn.robber,
+        }
+        click.echo(json.dumps(report, indent=1))
+        return
+    click.echo(f"{spec.name}: {len(tiles)} tiles, {len(topology.inter_tiles)} intersections, "
+               f"{len(topology.edge_ends)} edges")  # fmt: skip
+    for tile in tiles:
+        number = tile["number"] if tile["number"] is not None else "-"
+        corners = " ".join(str(c) for c in tile["corners"])
+        click.echo(f"  tile {tile['id']:>2}  {tile['terrain']:<10} {number:>2}   corners {corners}")
+    for h in harbors:
+        click.echo(f"  harbor {h['edge']:>6}  {h['kind']}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

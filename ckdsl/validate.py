@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ckdsl.board.maps import load_map
 from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
 from ckdsl.l10n.catalog import LANGUAGES, load_locale_file, locale_path
 from ckdsl.l10n.check import inline_unknown_ids, unknown_ids
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet, load_ruleset
-from ckdsl.rules.schemas import load_schema
+from ckdsl.rules.schemas import load_schema, suggest
 from ckdsl.rules.yamlload import load_yaml
 
 SKIPPED_FOLDERS = {"schema"}
@@ -104,6 +105,8 @@ def _validate_one(path: Path, report: Report, reference: Any, seen: set[Path]) -
         _validate_locale(path, report, reference)
     elif kind == "rules":
         _validate_one(path.parent, report, reference, seen)
+    elif kind == "map":
+        _validate_map(path, report, reference)
     else:
         _, problems = load_yaml(path)
         if problems:
@@ -115,8 +118,8 @@ def _validate_one(path: Path, report: Report, reference: Any, seen: set[Path]) -
                     1,
                     1,
                     "cannot tell what this file is: a variant starts with `extends:`, a "
-                    "locale with `language:`, and a rule file holds rule sections "
-                    "(resources, pieces, cards, ...)",
+                    "locale with `language:`, a map has `hexes:`, and a rule file holds "
+                    "rule sections (resources, pieces, cards, ...)",
                 )
             )
         report.checked.append(Checked(str(path), "unknown", False))
@@ -130,6 +133,8 @@ def _kind(path: Path) -> str:
         return "variant"
     if "language" in doc.data:
         return "locale"
+    if "hexes" in doc.data:
+        return "map"
     if set(doc.data) & set(load_schema("rules")["properties"]):
         return "rules"
     return "unknown"
@@ -150,6 +155,22 @@ def _validate_ruleset(path: Path, report: Report, kind: str) -> None:
             f"{len(ruleset.layers)} layer{'s' if len(ruleset.layers) != 1 else ''}"
         )
     report.checked.append(Checked(str(path), kind, ok, summary))
+
+
+def _validate_map(path: Path, report: Report, reference: Any) -> None:
+    """A map file, and whether the reference rule set knows its terrains."""
+    spec, problems = load_map(path)
+    ruleset = reference()
+    if spec is not None and ruleset is not None:
+        known = ruleset.section("terrains")
+        used = set(spec.terrains) | {t for lay in spec.layouts.values() for t in lay.terrains}
+        for terrain in sorted(used - set(known)):
+            message = f"terrain '{terrain}' is not in the rule set{suggest(terrain, known)}"
+            problems.append(Diagnostic(str(path), 1, 1, message))
+    report.diagnostics.extend(problems)
+    ok = spec is not None and not _errors(problems)
+    summary = f"{len(spec.hexes)} hexes, {len(spec.harbors)} harbors" if spec else ""
+    report.checked.append(Checked(str(path), "map", ok, summary))
 
 
 def _validate_locale(path: Path, report: Report, reference: Any) -> None:

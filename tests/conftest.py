@@ -2,56 +2,52 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, settings
 
 from ckdsl.paths import base_rules_dir, locales_dir
 
 REPO = Path(__file__).resolve().parent.parent
 
+# Property tests: a quick profile for every run, a deep one to hunt for bugs by hand
+# (HYPOTHESIS_PROFILE=deep pytest tests/test_fuzz.py).
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=_QUIET)
+settings.register_profile("deep", max_examples=2000, deadline=None, suppress_health_check=_QUIET)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
 Edit = tuple[str, str]
+
+
+def edited_copy(source: Path, folder: Path, edits: dict[str, list[Edit]] | None) -> Path:
+    """Copy ``source`` to ``folder``, replacing text in its files: ``{"a.yaml": [(old, new)]}``."""
+    shutil.copytree(source, folder)
+    for name, changes in (edits or {}).items():
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        for old, new in changes:
+            assert old in text, f"{old!r} not in {name}"
+            text = text.replace(old, new, 1)
+        path.write_text(text, encoding="utf-8")
+    return folder
 
 
 @pytest.fixture
 def rules_copy(tmp_path: Path) -> Callable[..., Path]:
-    """A copy of rules/base with text replacements: ``rules_copy({"goods.yaml": [(a, b)]})``."""
-
-    def make(edits: dict[str, list[Edit]] | None = None) -> Path:
-        folder = tmp_path / "rules"
-        shutil.copytree(base_rules_dir(), folder)
-        for name, changes in (edits or {}).items():
-            path = folder / name
-            text = path.read_text(encoding="utf-8")
-            for old, new in changes:
-                assert old in text, f"{old!r} not in {name}"
-                text = text.replace(old, new, 1)
-            path.write_text(text, encoding="utf-8")
-        return folder
-
-    return make
+    """A copy of rules/base to break: ``rules_copy({"goods.yaml": [(old, new)]})``."""
+    return lambda edits=None: edited_copy(base_rules_dir(), tmp_path / "rules", edits)
 
 
 @pytest.fixture
 def locales_copy(tmp_path: Path) -> Callable[..., Path]:
-    """A copy of rules/locales with text replacements, like ``rules_copy``."""
-
-    def make(edits: dict[str, list[Edit]] | None = None) -> Path:
-        folder = tmp_path / "locales"
-        shutil.copytree(locales_dir(), folder)
-        for name, changes in (edits or {}).items():
-            path = folder / name
-            text = path.read_text(encoding="utf-8")
-            for old, new in changes:
-                assert old in text, f"{old!r} not in {name}"
-                text = text.replace(old, new, 1)
-            path.write_text(text, encoding="utf-8")
-        return folder
-
-    return make
+    """A copy of rules/locales to break: ``locales_copy({"fr.yaml": [(old, new)]})``."""
+    return lambda edits=None: edited_copy(locales_dir(), tmp_path / "locales", edits)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from ckdsl.rules.yamlload import load_yaml, parse_yaml
 
 
 def one_error(text: str) -> str:
-    doc, problems = parse_yaml(text, "t.yaml")
+    _doc, problems = parse_yaml(text, "t.yaml")
     assert len(problems) == 1, problems
     return problems[0].format()
 
@@ -116,7 +116,7 @@ def test_bad_yaml_gives_one_positioned_error(text: str, expected: str) -> None:
 
 
 def test_merge_keys_are_refused() -> None:
-    doc, problems = parse_yaml("a: &x {b: 1}\nc:\n  <<: *x\n", "t.yaml")
+    _doc, problems = parse_yaml("a: &x {b: 1}\nc:\n  <<: *x\n", "t.yaml")
     assert [p.format() for p in problems] == [
         "t.yaml:3:3: merge keys ('<<') are not supported: write the keys out, "
         "or use an alias for the whole value [$.c]"

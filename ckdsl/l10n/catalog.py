@@ -96,6 +96,13 @@ class Catalog:
         found = self._lookup("names", section, key)
         return found if isinstance(found, str) else key
 
+    def good_name(self, good: str) -> str:
+        """The name of a resource or a commodity."""
+        found = self._lookup("names", "resources", good) or self._lookup(
+            "names", "commodities", good
+        )
+        return found if isinstance(found, str) else good
+
     def card_name(self, card: str) -> str:
         found = self._lookup("cards", card, "name")
         return found if isinstance(found, str) else card

@@ -86,7 +86,14 @@ def expected_names(data: dict[str, Any]) -> dict[str, list[str]]:
         "event_faces": keys(event.get("faces")),
         "titles": keys(data.get("titles")),
         "timings": list(schema["card"]["properties"]["timing"]["enum"]),
-        "colours": list(schema["track"]["properties"]["colour"]["enum"]),
+        "colours": list(
+            dict.fromkeys(
+                [
+                    *schema["track"]["properties"]["colour"]["enum"],
+                    *_list(_dict(data.get("parameters")).get("player_colours")),
+                ]
+            )
+        ),
         "concepts": list(CONCEPTS),
     }
 
@@ -123,6 +130,10 @@ def present_units(data: dict[str, Any]) -> dict[JsonPath, Any]:
     return found
 
 
+def _list(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -139,8 +150,8 @@ def check_languages(
     """Findings for each of ``languages`` (English is checked against the rule set)."""
     english, problems = _load(REFERENCE, ruleset, folder)
     findings = [Finding(REFERENCE, "invalid", p) for p in problems]
-    if english is None:
-        return findings
+    if english is None or problems:
+        return findings  # everything is compared with English: it must be sound first
     units = expected_units(ruleset.data, english.data)
     for language in languages:
         if language == REFERENCE:
@@ -148,7 +159,7 @@ def check_languages(
             continue
         locale, problems = _load(language, ruleset, folder)
         findings += [Finding(language, "invalid", p) for p in problems]
-        if locale is not None:
+        if locale is not None and not problems:  # a broken file: fix it first
             findings += _check_one(locale, english, units)
     return findings
 
@@ -216,7 +227,17 @@ def _check_one(
 
     for path in units:
         if path not in present:
-            add("missing", path, f"missing: {dotted(path)} has no {_language_name(lang)} text")
+            out.append(
+                Finding(
+                    lang,
+                    "missing",
+                    Diagnostic.at(
+                        pos.nearest_key(path),
+                        f"missing: {dotted(path)} has no {_language_name(lang)} text",
+                        path,
+                    ),
+                )
+            )
     out += _extra(locale, units)
     needed = set(plural.categories(lang))
     compared: set[str] = set()

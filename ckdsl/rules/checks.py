@@ -141,7 +141,8 @@ def _costs(ctx: _Context) -> None:
 
 
 def _tracks(ctx: _Context) -> None:
-    red = {f for f in _mapping(ctx.section("dice").get("red_die")).get("faces", []) or []}
+    faces = _mapping(ctx.section("dice").get("red_die")).get("faces")
+    red = {f for f in (faces if isinstance(faces, list) else []) if _int(f) is not None}
     seen: dict[str, JsonPath] = {}
     for track, spec in ctx.section("tracks").items():
         spec = _mapping(spec)
@@ -174,7 +175,8 @@ def _tracks(ctx: _Context) -> None:
                     "improvement levels cannot get cheaper",
                 )
             previous = cost if cost is not None else previous
-            for j, value in enumerate(level.get("progress_on_red") or []):
+            on_red = level.get("progress_on_red")
+            for j, value in enumerate(on_red if isinstance(on_red, list) else []):
                 if red and _int(value) is not None and value not in red:
                     ctx.error(
                         (*lpath, "progress_on_red", j),
@@ -274,11 +276,6 @@ def _deck_sizes(ctx: _Context) -> None:
             contributors.setdefault(deck, []).append((path, ctx.positions.value(path)))
         else:
             unsure.add(deck)
-        if spec.get("timing") == "on_draw" and not _int(spec.get("points")):
-            ctx.error(
-                ("cards", card, "timing"),
-                "a card revealed on draw (timing: on_draw) must be worth points",
-            )
     for (section, card), removed in ctx.removed.items():
         deck = _mapping(removed.value).get("deck")
         if section == "cards" and isinstance(deck, str):
@@ -300,6 +297,17 @@ def _deck_sizes(ctx: _Context) -> None:
                 culprit[0],
             )
         )
+
+
+def _revealed_cards(ctx: _Context) -> None:
+    """A card revealed when drawn is a points card (source §13: Printer, Constitution)."""
+    for card, spec in ctx.section("cards").items():
+        spec = _mapping(spec)
+        if spec.get("timing") == "on_draw" and not _int(spec.get("points")):
+            ctx.error(
+                ("cards", card, "timing"),
+                "a card revealed on draw (timing: on_draw) must be worth points",
+            )
 
 
 def _latest(ctx: _Context, candidates: list[tuple[JsonPath, Pos]]) -> tuple[JsonPath, Pos]:
@@ -368,6 +376,7 @@ CHECKS: tuple[Callable[[_Context], None], ...] = (
     _knights,
     _deck_tracks,
     _deck_sizes,
+    _revealed_cards,
     _dice,
     _parameters,
 )

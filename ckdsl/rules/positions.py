@@ -35,6 +35,14 @@ class Positions:
         pos = self.keys.get(path)
         return pos if pos is not None else self.value(path)
 
+    def nearest_key(self, path: JsonPath) -> Pos:
+        """The key of ``path`` or, when it is absent, of its nearest ancestor that has one."""
+        for prefix in _prefixes(path):
+            pos = self.keys.get(prefix)
+            if pos is not None:
+                return pos
+        return self.value(())
+
     def file_of(self, path: JsonPath) -> str:
         return self.value(path).file
 

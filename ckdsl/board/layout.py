@@ -1,0 +1,71 @@
+"""Layouts: which terrain, number and harbor kind goes where, for one game.
+
+A random layout is drawn from the map's pools with the game's own RNG (never the global
+one), so the same seed always gives the same board.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ckdsl.board.maps import MapSpec
+from ckdsl.board.topology import Topology
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Per tile id: terrain and number; per harbor: its kind; where the robber starts."""
+
+    terrain: tuple[str, ...]
+    number: tuple[int | None, ...]
+    harbors: tuple[str, ...]
+    robber: int
+
+
+def _robber(number: list[int | None]) -> int:
+    """The robber starts on the first tile without a number (the desert), else tile 0."""
+    return next((t for t, n in enumerate(number) if n is None), 0)
+
+
+def fixed_layout(spec: MapSpec, topology: Topology, name: str) -> Layout:
+    """The map's fixed layout ``name``; KeyError naming the known ones if there is none."""
+    if name not in spec.layouts:
+        known = ", ".join(spec.layouts) or "none"
+        raise KeyError(f"map '{spec.name}' has no layout '{name}' (layouts: {known})")
+    lay = spec.layouts[name]
+    tile = {h: t for t, h in enumerate(topology.hexes)}
+    terrain = [""] * len(spec.hexes)
+    number: list[int | None] = [None] * len(spec.hexes)
+    for k, h in enumerate(spec.hexes):
+        terrain[tile[h]] = lay.terrains[k]
+        number[tile[h]] = lay.numbers[k]
+    return Layout(tuple(terrain), tuple(number), lay.harbors, _robber(number))
+
+
+def random_layout(spec: MapSpec, topology: Topology, rng: random.Random) -> Layout:
+    """Terrains, numbers and harbor kinds shuffled from the map's pools with ``rng``;
+    numbers in ``apart`` (6 and 8) never on adjacent tiles."""
+    terrain = [t for t, n in sorted(spec.terrains.items()) for _ in range(n)]
+    rng.shuffle(terrain)
+    numbered = [t for t, kind in enumerate(terrain) if kind not in spec.no_number]
+    tokens = list(spec.numbers)
+    for _ in range(10_000):
+        rng.shuffle(tokens)
+        number: list[int | None] = [None] * len(terrain)
+        for t, n in zip(numbered, tokens, strict=True):
+            number[t] = n
+        if _apart_ok(topology, number, spec.apart):
+            break
+    kinds = [k for k, n in sorted(spec.harbor_kinds.items()) for _ in range(n)]
+    rng.shuffle(kinds)
+    return Layout(tuple(terrain), tuple(number), tuple(kinds), _robber(number))
+
+
+def _apart_ok(topology: Topology, number: list[int | None], apart: frozenset[int]) -> bool:
+    for t, n in enumerate(number):
+        if n in apart:
+            for u in topology.tile_neighbors[t]:
+                if number[u] in apart:
+                    return False
+    return True

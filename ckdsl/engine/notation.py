@@ -1,0 +1,87 @@
+"""The readable form of every answer: "build road 12-13", "trade brick for ore", ...
+
+People type these, scenarios and save files store them, and the log shows them, so one
+module owns both directions. Ids are the ones ``ckdsl board --svg`` draws: tiles and
+intersections by number, edges by their two intersections, players by colour.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ckdsl.engine.decisions import IllegalAnswer, Option
+from ckdsl.engine.game import Game
+
+_BUILD = ("road", "settlement", "city", "city_wall")
+
+
+def player_name(game: Game, player: int) -> str:
+    """A player's colour id (``red``), the name answers and saves use."""
+    return str(game.rules.param("player_colours")[player])
+
+
+def edge_name(game: Game, edge: int) -> str:
+    a, b = game.topo.edge_ends[edge]
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def format_option(game: Game, option: Option) -> str:
+    """The readable form of ``option``."""
+    verb = option[0]
+    if verb in _BUILD:
+        where = edge_name(game, option[1]) if verb == "road" else str(option[1])
+        return f"build {verb} {where}"
+    if verb == "bank":
+        return f"trade {option[1]} for {option[2]}"
+    if verb == "offer":
+        return f"offer {format_goods(option[1])} for {format_goods(option[2])}"
+    if verb in ("discard", "take"):
+        return f"{verb} {option[1]}"
+    if verb == "robber":
+        return f"move robber to {option[1]}"
+    if verb == "steal":
+        return f"steal from {player_name(game, option[1])}"
+    if verb == "partner":
+        return f"trade with {player_name(game, option[1])}"
+    return {"end": "end turn", "cancel": "cancel trade"}.get(verb, str(verb))
+
+
+def format_goods(goods: dict[str, int]) -> str:
+    return " + ".join(f"{n} {g}" for g, n in goods.items())
+
+
+_OFFER = re.compile(r"offer (?P<give>.+?) for (?P<get>.+)")
+_AMOUNT = re.compile(r"(?P<n>\d+) (?P<good>[a-z][a-z0-9_]*)")
+
+
+def parse_answer(game: Game, text: str) -> Option:
+    """The option of the pending decision whose readable form is ``text``.
+
+    Raises IllegalAnswer naming the legal answers when there is none.
+    """
+    wanted = " ".join(text.split())
+    decision = game.pending
+    for option in decision.options:
+        if format_option(game, option) == wanted:
+            return option
+    offer = _OFFER.fullmatch(wanted)
+    if offer and decision.accepts_open("offer"):
+        return ("offer", _parse_goods(offer["give"]), _parse_goods(offer["get"]))
+    legal = ", ".join(f"'{format_option(game, o)}'" for o in decision.options[:40])
+    more = len(decision.options) - 40
+    if more > 0:
+        legal += f" and {more} more"
+    if decision.accepts_open("offer"):
+        legal += ", or 'offer N good + ... for N good + ...'"
+    who = player_name(game, decision.player) if decision.player >= 0 else "nobody"
+    raise IllegalAnswer(f"'{wanted}' is not a legal answer for {who} now; legal: {legal}")
+
+
+def _parse_goods(text: str) -> dict[str, int]:
+    goods: dict[str, int] = {}
+    for part in text.split("+"):
+        found = _AMOUNT.fullmatch(part.strip())
+        if not found:
+            raise IllegalAnswer(f"'{part.strip()}' is not an amount and a good, like '2 wool'")
+        goods[found["good"]] = goods.get(found["good"], 0) + int(found["n"])
+    return goods

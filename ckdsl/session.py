@@ -1,0 +1,186 @@
+"""Starting, playing, saving and replaying games: the glue between files and the engine.
+
+The engine knows nothing about files; this module loads a rule set and a map (once per
+process, cached), starts games from a ``GameSetup``, lets bots answer, and writes and reads
+save files. A save is the setup, the rule set's hash and the readable answers: replaying
+it through ``Game.answer`` reaches the identical state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ckdsl import board
+from ckdsl.bots import Bot
+from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.engine.compiled import CompiledRules, compile_rules
+from ckdsl.engine.decisions import IllegalAnswer
+from ckdsl.engine.game import Game
+from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.rules.ruleset import RuleSet, load_ruleset
+
+SAVE_FORMAT = "ckdsl-save"
+SAVE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything that, with the answers, determines a game."""
+
+    rules: str = "base"  # "base", a rule folder, or a variant file
+    map: str = "standard"  # a bundled map's name or a map file
+    layout: str | None = None  # a fixed layout of the map; None: drawn from the seed
+    players: int = 4
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class LoadedRules:
+    ruleset: RuleSet
+    compiled: CompiledRules
+
+
+@lru_cache(maxsize=8)
+def load_rules(target: str) -> LoadedRules:
+    """The rule set ``target`` loaded, checked and compiled; raises CkdslError if broken."""
+    ruleset, problems = load_ruleset(None if target == "base" else target)
+    errors = [p for p in problems if p.severity == "error"]
+    if ruleset is None or errors:
+        raise CkdslError(errors or problems)
+    return LoadedRules(ruleset, compile_rules(ruleset))
+
+
+@lru_cache(maxsize=8)
+def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
+    """The map ``name`` (bundled name or file) and its topology; raises CkdslError."""
+    spec, problems = board.load_map(board.map_path(name))
+    errors = [p for p in problems if p.severity == "error"]
+    if spec is None or errors:
+        raise CkdslError(errors or problems)
+    return spec, board.topology_for(spec)
+
+
+def start(setup: GameSetup) -> Game:
+    """A new game; the layout is drawn from the game's own RNG unless a fixed one is named."""
+    rules = load_rules(setup.rules)
+    spec, topology = load_board(setup.map)
+    rng = random.Random(setup.seed)
+    if setup.layout is None:
+        layout = board.random_layout(spec, topology, rng)
+    else:
+        try:
+            layout = board.fixed_layout(spec, topology, setup.layout)
+        except (KeyError, ValueError) as exc:
+            raise CkdslError([Diagnostic("", 0, 0, str(exc).strip("'\""))]) from None
+    _check_terrains(rules.compiled, layout.terrain, setup.map)
+    try:
+        return Game(rules.compiled, topology, layout, setup.players, setup.seed, rng)
+    except ValueError as exc:
+        raise CkdslError([Diagnostic("", 0, 0, str(exc))]) from None
+
+
+def _check_terrains(rules: CompiledRules, terrains: Sequence[str], map_name: str) -> None:
+    unknown = sorted(set(terrains) - set(rules.production))
+    if unknown:
+        message = f"the map '{map_name}' uses terrains the rule set does not define: "
+        raise CkdslError([Diagnostic("", 0, 0, message + ", ".join(unknown))])
+
+
+def play(game: Game, bots: Sequence[Bot], on_answer: Callable[[Game], None] | None = None) -> None:
+    """Let ``bots`` (one per player) answer every decision until the game is over."""
+    while True:
+        decision = game.pending
+        if decision.kind == "over":
+            return
+        game.answer(bots[decision.player].choose(game, decision))
+        if on_answer is not None:
+            on_answer(game)
+
+
+# --- save files ---------------------------------------------------------------------------
+
+
+def save_data(game: Game, setup: GameSetup) -> dict[str, Any]:
+    """The save file's content: setup, rule-set hash, readable answers, final digest."""
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "setup": asdict(setup),
+        "ruleset_hash": game.rules.ruleset_hash,
+        "answers": [format_option(game, option) for option in game.history],
+        "state_digest": game.state.digest(),
+    }
+
+
+def write_save(path: Path, game: Game, setup: GameSetup) -> None:
+    path.write_text(json.dumps(save_data(game, setup), indent=1) + "\n", encoding="utf-8")
+
+
+def read_save(path: Path) -> tuple[GameSetup, dict[str, Any]]:
+    """The setup and raw content of a save file; raises CkdslError naming what is wrong."""
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CkdslError([Diagnostic(where, 0, 0, f"cannot read: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise CkdslError([Diagnostic(where, 0, 0, "not a save file (not UTF-8 text)")]) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CkdslError(
+            [Diagnostic(where, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")]
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise CkdslError([Diagnostic(where, 1, 1, "not a ckdsl save file")])
+    if data.get("version") != SAVE_VERSION:
+        message = f"save format version {data.get('version')!r} is not supported"
+        raise CkdslError([Diagnostic(where, 1, 1, message)])
+    setup_data = data.get("setup")
+    fields = GameSetup.__dataclass_fields__
+    if not isinstance(setup_data, dict) or set(setup_data) != set(fields):
+        raise CkdslError([Diagnostic(where, 1, 1, f"'setup' must have exactly {sorted(fields)}")])
+    kinds: dict[str, type | tuple[type, ...]] = {
+        "rules": str,
+        "map": str,
+        "layout": (str, type(None)),
+        "players": int,
+        "seed": int,
+    }
+    for key, kind in kinds.items():
+        if not isinstance(setup_data[key], kind) or isinstance(setup_data[key], bool):
+            raise CkdslError([Diagnostic(where, 1, 1, f"setup.{key} has the wrong type")])
+    answers = data.get("answers")
+    if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
+        raise CkdslError([Diagnostic(where, 1, 1, "'answers' must be a list of texts")])
+    return GameSetup(**setup_data), data
+
+
+def replay(path: Path) -> tuple[Game, GameSetup]:
+    """Replay a save file to its final state; refuses saves of other rules or bad answers."""
+    setup, data = read_save(path)
+    where = str(path)
+    game = start(setup)
+    if data.get("ruleset_hash") != game.rules.ruleset_hash:
+        message = (
+            f"this game was saved under other rules than '{setup.rules}' has now "
+            "(the rule set's hash differs); replay it with the rules it was played under"
+        )
+        raise CkdslError([Diagnostic(where, 1, 1, message)])
+    for number, text in enumerate(data["answers"], start=1):
+        try:
+            game.answer(parse_answer(game, text))
+        except IllegalAnswer as exc:
+            message = f"answer {number} ('{text}') cannot be replayed: {exc.reason}"
+            raise CkdslError([Diagnostic(where, 0, 0, message)]) from None
+    digest = data.get("state_digest")
+    if digest is not None and digest != game.state.digest():
+        message = "the replayed game does not reach the saved final state (edited save?)"
+        raise CkdslError([Diagnostic(where, 0, 0, message)])
+    return game, setup

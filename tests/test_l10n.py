@@ -1,0 +1,206 @@
+"""Localization: plural rules, transliteration, catalogs, and every kind of l10n finding."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ckdsl.diagnostics import CkdslError
+from ckdsl.l10n import plural
+from ckdsl.l10n.catalog import Catalog, load_catalog
+from ckdsl.l10n.check import check_languages, expected_units, present_units
+from ckdsl.l10n.translit import to_latin
+from ckdsl.paths import locales_dir
+from ckdsl.rules.ruleset import RuleSet, load_ruleset
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def base() -> RuleSet:
+    ruleset, _ = load_ruleset()
+    assert ruleset is not None
+    return ruleset
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ("one", "other")),
+        ("fr", ("one", "many", "other")),
+        ("it", ("one", "many", "other")),
+        ("pt", ("one", "many", "other")),
+        ("pl", ("one", "few", "many", "other")),
+        ("sr", ("one", "few", "other")),
+        ("sr-Latn", ("one", "few", "other")),
+    ],
+)
+def test_plural_categories_come_from_babel(language: str, expected: tuple[str, ...]) -> None:
+    assert plural.categories(language) == expected
+
+
+def test_plural_category_of_numbers() -> None:
+    assert [plural.category("pl", n) for n in (1, 2, 5, 22, 25, 112)] == [
+        "one", "few", "many", "few", "many", "many"
+    ]  # fmt: skip
+    assert [plural.category("sr", n) for n in (1, 3, 5, 21, 11)] == [
+        "one", "few", "other", "one", "other"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("cyrillic", "latin"),
+    [
+        ("Љубав и њива", "Ljubav i njiva"),
+        ("ЉУБАВ", "LJUBAV"),
+        ("Џеп, ЏЕП", "Džep, DŽEP"),
+        ("Ђурђевдан, Ћуприја, Шаргарепа, Жути", "Đurđevdan, Ćuprija, Šargarepa, Žuti"),
+        ("{count} цигле", "{count} cigle"),
+        ("Тврђава", "Tvrđava"),
+    ],
+)
+def test_serbian_transliteration(cyrillic: str, latin: str) -> None:
+    assert to_latin(cyrillic) == latin
+
+
+def test_catalog_messages_pick_the_plural_form() -> None:
+    catalog = Catalog(
+        "pl",
+        {"messages": {"copies": {"one": "{count} egzemplarz", "few": "{count} egzemplarze",
+                                 "many": "{count} egzemplarzy", "other": "{count} egzemplarza"}}},
+    )  # fmt: skip
+    assert [catalog.message("copies", n) for n in (1, 3, 5, 22)] == [
+        "1 egzemplarz", "3 egzemplarze", "5 egzemplarzy", "22 egzemplarze"
+    ]  # fmt: skip
+
+
+def test_catalog_falls_back_to_english_then_to_the_id(base: RuleSet) -> None:
+    english = load_catalog("en", base)
+    catalog = Catalog("fr", {"names": {"resources": {"brick": "Brique"}}}, english)
+    assert catalog.name("resources", "brick") == "Brique"
+    assert catalog.name("resources", "ore") == "Ore"
+    assert catalog.name("resources", "unobtainium") == "unobtainium"
+    assert catalog.message("no_such_message") == "no_such_message"
+    assert catalog.message("copies", 2, unknown="x") == "2 copies"
+
+
+def test_catalog_counted_goods(base: RuleSet) -> None:
+    catalog = load_catalog("pl", base)
+    assert catalog.counted("brick", 5).startswith("5 ")
+    assert catalog.counted("brick", 1) != catalog.counted("brick", 5).replace("5", "1")
+
+
+def test_unknown_language() -> None:
+    with pytest.raises(CkdslError, match="unknown language 'de'"):
+        load_catalog("de")
+
+
+def test_expected_units_cover_every_id(base: RuleSet) -> None:
+    english = load_catalog("en", base).data
+    units = expected_units(base.data, english)
+    assert ("names", "levels", "merchant_guild") in units
+    assert ("names", "knight_levels", "mighty_knight") in units
+    assert ("names", "event_faces", "science_gate") in units
+    assert ("cards", "bishop", "text") in units
+    assert units[("counted", "coin")] is True
+    assert sum(1 for u in units if u[:2] == ("names", "levels")) == 15
+    assert set(units) == set(present_units(english))
+
+
+def findings(base: RuleSet, folder: Path, language: str) -> list[tuple[str, str]]:
+    found = check_languages(base, (language,), folder)
+    return [(f.kind, f.diagnostic.format(relative_to=str(folder))) for f in found]
+
+
+def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Path]) -> None:
+    folder = locales_copy(
+        {"en.yaml": [
+            ("    brick: Brick\n", ""),
+            ("    ore: Ore\n", "    ore: Ore\n    oar: Oar\n"),
+            ('  copies: {one: "{count} copy", other: "{count} copies"}',
+             '  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}'),
+        ]},
+    )  # fmt: skip
+    assert findings(base, folder, "en") == [
+        ("missing", "en.yaml:10:3: missing: names.resources.brick has no English text "
+                    "[$.names.resources.brick]"),
+        ("extra", "en.yaml:15:5: unknown id: names.resources.oar is not in the rule set "
+                  "(did you mean 'ore'?) [$.names.resources.oar]"),
+        ("plural", "en.yaml:246:54: English does not use the plural form 'few' "
+                   "[$.messages.copies.few]"),
+    ]  # fmt: skip
+
+
+def test_translation_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Path]) -> None:
+    import yaml
+
+    fr = yaml.safe_load((locales_dir() / "fr.yaml").read_text(encoding="utf-8"))
+    brick = fr["names"]["resources"]["brick"]
+    folder = locales_copy(
+        {
+            "fr.yaml": [
+                (f"    brick: {brick}\n", "    brick: Brick\n"),
+                ("  copies:", "  copies_old:"),
+            ]
+        }
+    )
+    kinds = sorted({kind for kind, _ in findings(base, folder, "fr")})
+    assert kinds == ["extra", "identical", "missing"]
+    text = "\n".join(line for _, line in findings(base, folder, "fr"))
+    assert "left identical to English ('Brick'); translate it, or list " in text
+    assert "'names.resources.brick' under same_as_english" in text
+    assert "missing: messages.copies has no French text" in text
+
+
+def test_placeholder_and_plural_findings(base: RuleSet, locales_copy: Callable[..., Path]) -> None:
+    folder = locales_copy()
+    path = folder / "pl.yaml"
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["messages"]["copies"] = {"one": "{n} egzemplarz", "other": "{count egzemplarzy"}
+    data["same_as_english"] = [*data.get("same_as_english", []), "cards.nothing.name"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    kinds = [kind for kind, _ in findings(base, folder, "pl")]
+    assert kinds.count("plural") == 2  # few and many missing
+    assert kinds.count("placeholder") == 2  # {n} instead of {count}; broken braces
+    assert kinds.count("stale") == 1
+
+
+def test_broken_locale_file_is_invalid_not_a_crash(
+    base: RuleSet, locales_copy: Callable[..., Path]
+) -> None:
+    folder = locales_copy()
+    (folder / "it.yaml").write_text("language: it\nnames: [oops]\n", encoding="utf-8")
+    found = findings(base, folder, "it")
+    assert found == [
+        ("invalid", "it.yaml:2:8: expected a mapping (key: value lines), found a list [$.names]")
+    ]
+
+
+def test_language_must_match_the_file_name(
+    base: RuleSet, locales_copy: Callable[..., Path]
+) -> None:
+    folder = locales_copy()
+    text = (folder / "pt.yaml").read_text(encoding="utf-8").replace("language: pt", "language: br")
+    (folder / "pt.yaml").write_text(text, encoding="utf-8")
+    (kind, line), *_ = findings(base, folder, "pt")
+    assert kind == "invalid"
+    assert "the file is named 'pt.yaml' but says `language: br`" in line
+
+
+def test_variant_names_count_for_the_check() -> None:
+    ruleset, _ = load_ruleset(REPO / "examples/variants/royal_wedding.yaml")
+    assert ruleset is not None
+    assert check_languages(ruleset) == []
+    bare, _ = load_ruleset(REPO / "examples/variants/royal_wedding.yaml")
+    assert bare is not None
+    del bare.names["it"]
+    missing = [f for f in check_languages(bare) if f.kind == "missing"]
+    assert {f.language for f in missing} == {"it"}
+    assert {f.diagnostic.path for f in missing} == {
+        ("cards", "royal_wedding", "name"),
+        ("cards", "royal_wedding", "text"),
+    }

@@ -1,0 +1,168 @@
+"""`ckdsl play` and `ckdsl replay`: complete games, identical twice, saves that replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ckdsl.bots import RandomBot
+from ckdsl.cli import cli
+from ckdsl.session import GameSetup, play, replay, save_data, start
+
+FAST = ["--players", "random,random,random", "--seed", "7"]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    save = tmp_path_factory.mktemp("play") / "game.json"
+    result = CliRunner().invoke(cli, ["play", *FAST, "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    return result.stdout, save
+
+
+def test_play_prints_a_log_and_final_scores(played: tuple[str, Path]) -> None:
+    out, _ = played
+    assert out.startswith("Red builds: Settlement at ")
+    assert "Turn 1: Red" in out
+    assert "\nFinal scores\n  Red: " in out
+    assert ("wins with" in out) != ("stopped unfinished" in out)
+
+
+def test_the_same_command_twice_prints_the_same(played: tuple[str, Path]) -> None:
+    again = CliRunner().invoke(cli, ["play", *FAST])
+    assert again.stdout == played[0]
+
+
+def test_replay_prints_the_game_again(played: tuple[str, Path]) -> None:
+    out, save = played
+    result = CliRunner().invoke(cli, ["replay", str(save)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == out
+
+
+def test_replay_reaches_the_identical_state(tmp_path: Path) -> None:
+    setup = GameSetup(players=3, seed=11)
+    game = start(setup)
+    play(game, [RandomBot(p) for p in range(3)])
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(save_data(game, setup)), encoding="utf-8")
+    again, _ = replay(path)
+    assert again.state.digest() == game.state.digest()
+    assert again.history == game.history
+
+
+def test_play_json(played: tuple[str, Path]) -> None:
+    result = CliRunner().invoke(cli, ["play", *FAST, "--json"])
+    report = json.loads(result.stdout)
+    assert set(report["scores"]) == {"red", "blue", "white"}
+    assert report["finished"] == (report["winner"] is not None)
+    assert report["log"][0]["event"] == "build"
+
+
+def test_play_in_french(played: tuple[str, Path]) -> None:
+    result = CliRunner().invoke(cli, ["play", *FAST, "--lang", "fr"])
+    assert result.exit_code == 0
+    assert result.stdout != played[0]
+    assert "Final scores" not in result.stdout
+
+
+def broken(save: Path, tmp_path: Path, edit: object) -> Path:
+    data = json.loads(save.read_text(encoding="utf-8"))
+    edit(data)  # type: ignore[operator]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_save_under_other_rules_is_refused(played: tuple[str, Path], tmp_path: Path) -> None:
+    path = broken(played[1], tmp_path, lambda d: d.update(ruleset_hash="0" * 64))
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "saved under other rules" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_corrupted_answer_is_named(played: tuple[str, Path], tmp_path: Path) -> None:
+    def corrupt(data: dict[str, list[str]]) -> None:
+        data["answers"][3] = "build road 0-53"
+
+    path = broken(played[1], tmp_path, corrupt)
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "answer 4 ('build road 0-53') cannot be replayed: " in result.stderr
+    assert "legal: 'build road" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "broken.json:1:2: not valid JSON"),
+        ("[]", "broken.json:1:1: not a ckdsl save file"),
+        ('{"format": "ckdsl-save", "version": 9}', "save format version 9 is not supported"),
+        (
+            '{"format": "ckdsl-save", "version": 1, "setup": {"rules": "base"}}',
+            "'setup' must have exactly",
+        ),
+    ],
+)
+def test_broken_save_files(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_missing_save_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["replay", str(tmp_path / "nope.json")])
+    assert result.exit_code == 1 and "cannot read" in result.stderr
+
+
+def test_bad_arguments() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["play", "--players", "random,genius,random"])
+    assert result.exit_code == 2 and "unknown bot 'genius'" in result.stderr
+    result = runner.invoke(cli, ["play", "--players", "random,random"])
+    assert result.exit_code == 1 and "3 to 4 players, not 2" in result.stderr
+    result = runner.invoke(cli, ["play", *FAST, "--map", "atlantis"])
+    assert result.exit_code == 1 and "atlantis" in result.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "pl", "pt", "sr", "sr-Latn"])
+def test_every_event_renders_in_every_language(lang: str) -> None:
+    """Each kind of event, in each language: no placeholder or message id left over."""
+    from ckdsl.engine.notation import edge_name, player_name
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.l10n.events import EventRenderer
+    from ckdsl.session import load_rules
+
+    game = start(GameSetup(players=4, seed=2))
+    play(game, [RandomBot(p) for p in range(4)])
+    extra = [
+        {"event": "offer", "player": 0, "give": {"brick": 2}, "get": {"coin": 1}},
+        {"event": "accept", "player": 1, "offerer": 0},
+        {"event": "decline", "player": 2, "offerer": 0},
+        {"event": "trade", "player": 0, "partner": 1, "give": {"brick": 2}, "get": {"coin": 1}},
+        {"event": "trade_cancelled", "player": 0},
+        {"event": "shortage", "player": -1, "good": "ore"},
+        {"event": "longest_road", "player": -1, "previous": 0, "length": 5},
+        {"event": "win", "player": 3, "points": 13},
+        {"event": "unfinished", "player": -1, "turns": 500},
+    ]
+    catalog = load_catalog(lang, load_rules("base").ruleset)
+    colours = [player_name(game, p) for p in range(4)]
+    renderer = EventRenderer(
+        catalog, colours, lambda piece, at: edge_name(game, at) if piece == "road" else str(at)
+    )
+    kinds = set()
+    for event in game.state.log + extra:
+        line = renderer.render(event)
+        kinds.add(event["event"])
+        if line is None:
+            continue
+        assert "{" not in line and "log_" not in line, (event, line)
+    assert {"roll", "produce", "build", "bank_trade", "turn", "discard"} <= kinds

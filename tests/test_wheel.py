@@ -1,0 +1,97 @@
+"""The wheel carries the rules, locales, schemas and grammars: an installed ckdsl works anywhere."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    src = tmp_path_factory.mktemp("src") / "ckdsl"
+    # Build from a copy so the build never writes into the working tree.
+    shutil.copytree(
+        REPO,
+        src,
+        ignore=shutil.ignore_patterns(".git", ".ci-venv", "*cache*", "__pycache__", "dist"),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(out)],
+        cwd=src,
+        check=True,
+        capture_output=True,
+    )
+    (path,) = out.glob("ckdsl-*.whl")
+    return path
+
+
+def test_wheel_contains_the_data(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for expected in (
+        "ckdsl/_data/rules/base/progress.yaml",
+        "ckdsl/_data/rules/locales/sr.yaml",
+        "ckdsl/_data/rules/schema/variant.schema.json",
+        "ckdsl/_data/grammars/README.md",
+        "ckdsl/cli.py",
+    ):
+        assert expected in names
+
+
+def test_installed_wheel_validates_from_another_directory(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import ckdsl.paths as p; print(p.base_rules_dir())"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert where.stdout.strip().startswith(str(target / "ckdsl" / "_data"))
+    done = subprocess.run(
+        [sys.executable, "-m", "ckdsl", "validate"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("ok ") == 7
+    cards = subprocess.run(
+        [sys.executable, "-m", "ckdsl", "cards", "--lang", "it", "--deck", "trade"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert cards.returncode == 0, cards.stderr
+
+
+@pytest.mark.slow
+def test_wheel_in_a_fresh_virtual_environment(wheel: Path, tmp_path: Path) -> None:
+    """The real thing: a new venv, pip installs the wheel and its dependencies."""
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    install = subprocess.run(
+        [str(bindir / "python"), "-m", "pip", "install", "-q", str(wheel)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if install.returncode != 0 and "Could not find a version" in install.stderr:
+        pytest.skip("no package index reachable: " + install.stderr.splitlines()[-1])
+    assert install.returncode == 0, install.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run(
+        [str(bindir / "ckdsl"), "validate"],
+        cwd=elsewhere, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
