@@ -68,7 +68,9 @@ def test_illegal_answers_change_nothing(seed: int, data: st.DataObject) -> None:
     junk = data.draw(
         st.tuples(
             st.sampled_from(["road", "settlement", "city", "bank", "discard", "offer", "x"]),
-            st.one_of(st.integers(-5, 200), st.text(max_size=3), st.dictionaries(st.text(), st.integers())),
+            st.one_of(
+                st.integers(-5, 200), st.text(max_size=3), st.dictionaries(st.text(), st.integers())
+            ),
         )
     )
     if junk in game.pending.options:
