@@ -41,7 +41,7 @@ def properties(node: Any, path: str = "") -> list[tuple[str, Any]]:
     return out
 
 
-@pytest.mark.parametrize("kind", ["rules", "locale"])
+@pytest.mark.parametrize("kind", ["rules", "locale", "map", "scenario"])
 def test_every_property_has_a_description_for_hover_help(kind: str) -> None:
     schema = load_schema(kind)
     nodes = properties(schema) + [
@@ -57,12 +57,16 @@ def test_every_property_has_a_description_for_hover_help(kind: str) -> None:
 
 
 def test_every_bundled_file_has_a_schema_modeline() -> None:
-    for path in [*REPO.glob("rules/base/*.yaml"), *REPO.glob("rules/locales/*.yaml")]:
+    bundled = ["rules/base/*.yaml", "rules/locales/*.yaml", "rules/maps/*.yaml"]
+    for path in [p for pattern in bundled for p in REPO.glob(pattern)]:
         first = path.read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# yaml-language-server: $schema=../schema/"), path
     for path in REPO.glob("examples/variants/*.yaml"):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         assert first == "# yaml-language-server: $schema=../../rules/schema/variant.schema.json"
+    for path in [*REPO.glob("tests/scenarios/*/*.yaml"), *REPO.glob("examples/scenarios/*.yaml")]:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# yaml-language-server: $schema=") and "scenario" in first
 
 
 def test_schema_files_are_plain_json() -> None:

@@ -61,6 +61,8 @@ def parse_answer(game: Game, text: str) -> Option:
     """
     wanted = " ".join(text.split())
     decision = game.pending
+    if decision.kind == "over":
+        raise IllegalAnswer(f"'{wanted}' comes too late: the game is over")
     for option in decision.options:
         if format_option(game, option) == wanted:
             return option

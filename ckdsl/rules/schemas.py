@@ -22,7 +22,7 @@ from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.paths import schema_file
 from ckdsl.rules.positions import Positions
 
-SCHEMA_KINDS = ("rules", "variant", "locale")
+SCHEMA_KINDS = ("rules", "variant", "locale", "map", "scenario")
 
 _TYPE_NAMES = {
     "integer": "a whole number",

@@ -65,9 +65,13 @@ def apply_position(game: Game, position: dict[str, Any], positions: Positions) -
     if turn is not None:
         state.current = player_index(game, turn, (*base, "turn"), report) or 0
     state.rolled = position.get("phase", "before_roll") == "after_roll"
+
+    def report_key(path: JsonPath, message: str) -> None:
+        problems.append(Diagnostic.at(positions.key(path), message, path))
+
     for colour, spec in (position.get("players") or {}).items():
         at: JsonPath = (*base, "players", colour)
-        p = player_index(game, colour, at, report)
+        p = player_index(game, colour, at, report_key)
         if p is not None:
             _place_player(game, p, spec, at, report)
     if "robber" in position:

@@ -220,11 +220,12 @@ def _check(game: Game, expect: dict[str, Any]) -> None:
                 if part == "includes":
                     lacking = sorted(set(value) - set(found["options"]))
                     if lacking:
-                        mismatches.append(Mismatch("pending.includes", lacking, "missing"))
+                        options = sorted(found["options"])
+                        mismatches.append(Mismatch("pending.includes", lacking, options))
                 elif part == "excludes":
                     present = sorted(set(value) & set(found["options"]))
                     if present:
-                        mismatches.append(Mismatch("pending.excludes", [], present))
+                        mismatches.append(Mismatch("pending.excludes", "none of them", present))
                 elif value != got:
                     mismatches.append(Mismatch(f"pending.{part}", value, got))
         elif isinstance(wanted, dict):

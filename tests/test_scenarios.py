@@ -1,0 +1,119 @@
+"""Scenario files: every one under tests/scenarios and examples/ passes; the docs'
+examples run; failures and errors are reported precisely."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ckdsl.cli import cli
+from ckdsl.scenario import run_file, scenario_files
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted(scenario_files([REPO / "tests" / "scenarios", REPO / "examples" / "scenarios"]))
+DOC = REPO / "docs" / "scenarios.md"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario_passes(path: Path) -> None:
+    outcome = run_file(path)
+    assert outcome.status == "pass", outcome.to_json()
+
+
+def doc_examples() -> list[str]:
+    blocks = re.findall(r"```yaml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    return [b for b in blocks if "steps:" in b]
+
+
+@pytest.mark.parametrize("text", doc_examples())
+def test_doc_examples_run(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "example.yaml"
+    path.write_text(text, encoding="utf-8")
+    outcome = run_file(path)
+    assert outcome.status == "pass", outcome.to_json()
+
+
+def test_doc_has_examples() -> None:
+    assert len(doc_examples()) >= 4
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_wrong_expectation_fails_with_a_diff(tmp_path: Path) -> None:
+    path = write(tmp_path, """\
+name: wrong on purpose
+position:
+  players:
+    red: {settlements: [13]}
+steps:
+  - dice: [3, 3]
+  - answer: roll
+  - expect:
+      hand: {red: {brick: 2}}
+""")  # fmt: skip
+    result = CliRunner().invoke(cli, ["scenario", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[1:] == [
+        f"      step 3 ({path}:8:5): an expectation does not hold",
+        "      hand.red",
+        '        expected: {"brick": 2}',
+        '        actual:   {"brick": 1}',
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("name: x\nposition:\n  players:\n    purple: {settlements: [1]}\nsteps: []\n",
+         "s.yaml:4:5: no player 'purple' in this 4-player game (players: red, blue, white, "
+         "orange) [$.position.players.purple]"),
+        ("name: x\nposition:\n  players:\n    red: {settlements: [99]}\nsteps: []\n",
+         "s.yaml:4:25: there is no intersection 99 (the map has 0 to 53) "
+         "[$.position.players.red.settlements[0]]"),
+        ("name: x\nposition:\n  players:\n    red: {roads: [0-1]}\nsteps: []\n",
+         "s.yaml:4:19: intersections 0 and 1 are not joined by an edge "
+         "[$.position.players.red.roads[0]]"),
+        ("name: x\nposition:\n  players:\n    red: {hand: {gems: 1}}\nsteps: []\n",
+         "s.yaml:4:24: 'gems' is not a resource or commodity [$.position.players.red.hand.gems]"),
+        ("name: x\nsteps:\n  - answer: build road 0-4\n",
+         "s.yaml:3:13: 'build road 0-4' is not a legal answer for red now; legal: 'roll' "
+         "[$.steps[0].answer]"),
+        ("name: x\nsteps:\n  - dice: [3, 9]\n",
+         "s.yaml:3:11: dice [3, 9] are not faces of the white and red dice [$.steps[0].dice]"),
+        ("name: x\nsteps:\n  - expect: {hands: {}}\n",
+         "s.yaml:3:14: unknown key 'hands' (did you mean 'hand'?) [$.steps[0].expect.hands]"),
+    ],
+)  # fmt: skip
+def test_errors_in_a_scenario_point_at_the_value(tmp_path: Path, text: str, expected: str) -> None:
+    outcome = run_file(write(tmp_path, text))
+    assert outcome.status == "error"
+    assert [d.format(relative_to=str(tmp_path)) for d in outcome.diagnostics] == [expected]
+
+
+def test_by_the_wrong_player_fails(tmp_path: Path) -> None:
+    outcome = run_file(write(tmp_path, "name: x\nsteps:\n  - answer: roll\n    by: blue\n"))
+    assert outcome.status == "fail" and outcome.step == 1
+    assert outcome.mismatches[0].expected == "blue" and outcome.mismatches[0].actual == "red"
+
+
+def test_a_refusal_that_is_accepted_fails(tmp_path: Path) -> None:
+    outcome = run_file(write(tmp_path, "name: x\nsteps:\n  - refuse: roll\n"))
+    assert outcome.status == "fail"
+    assert "was accepted" in outcome.reason
+
+
+def test_json_output_and_missing_paths(tmp_path: Path) -> None:
+    import json
+
+    runner = CliRunner()
+    result = runner.invoke(cli, ["scenario", "--json", str(SCENARIOS[0])])
+    assert json.loads(result.stdout)[0]["status"] == "pass"
+    result = runner.invoke(cli, ["scenario", str(tmp_path / "nope.yaml")])
+    assert result.exit_code == 1 and "no such file or folder" in result.stderr
