@@ -128,7 +128,7 @@ def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Pa
                     "[$.names.resources.brick]"),
         ("extra", "en.yaml:15:5: unknown id: names.resources.oar is not in the rule set "
                   "(did you mean 'ore'?) [$.names.resources.oar]"),
-        ("plural", "en.yaml:246:54: English does not use the plural form 'few' "
+        ("plural", "en.yaml:237:58: English does not use the plural form 'few' "
                    "[$.messages.copies.few]"),
     ]  # fmt: skip
 

@@ -227,7 +227,7 @@ FAULTS = {
         "game.yaml",
         ("hand_limit_cap: 13", "hand_limit_cap: 5"),
         [
-            "game.yaml:49:19: hand_limit_cap (5) is below hand_limit (7) "
+            "game.yaml:51:19: hand_limit_cap (5) is below hand_limit (7) "
             "[$.parameters.hand_limit_cap]"
         ],
     ),
