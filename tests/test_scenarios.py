@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ckdsl.cli import cli
 from ckdsl.scenario import run_file, scenario_files
@@ -117,3 +119,39 @@ def test_json_output_and_missing_paths(tmp_path: Path) -> None:
     assert json.loads(result.stdout)[0]["status"] == "pass"
     result = runner.invoke(cli, ["scenario", str(tmp_path / "nope.yaml")])
     assert result.exit_code == 1 and "no such file or folder" in result.stderr
+
+
+def _leaves(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaves(v, (*path, k))] or [path]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _leaves(v, (*path, i))] or [path]
+    return [path]
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_any_mutation_of_a_scenario_gives_an_outcome_not_an_exception(
+    data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import yaml
+
+    source = data.draw(st.sampled_from(SCENARIOS))
+    doc = yaml.safe_load(source.read_text(encoding="utf-8"))
+    path = data.draw(st.sampled_from(_leaves(doc)))
+    value = data.draw(
+        st.one_of(
+            st.integers(-3, 120), st.text(max_size=8), st.booleans(), st.none(),
+            st.lists(st.integers(-2, 60), max_size=3), st.just("99-100"), st.just("0-4"),
+        )
+    )  # fmt: skip
+    node = doc
+    for key in path[:-1]:
+        node = node[key]  # type: ignore[index]
+    if path:
+        node[path[-1]] = value  # type: ignore[index]
+    out = tmp_path_factory.mktemp("fuzz") / source.name
+    out.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    outcome = run_file(out)
+    assert outcome.status in ("pass", "fail", "error")
+    assert all(d.message for d in outcome.diagnostics)

@@ -41,6 +41,7 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ckdsl/_data/rules/base/progress.yaml",
         "ckdsl/_data/rules/locales/sr.yaml",
         "ckdsl/_data/rules/schema/variant.schema.json",
+        "ckdsl/_data/rules/maps/standard.yaml",
         "ckdsl/_data/grammars/README.md",
         "ckdsl/cli.py",
     ):
@@ -73,6 +74,12 @@ def test_installed_wheel_validates_from_another_directory(wheel: Path, tmp_path:
         cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert cards.returncode == 0, cards.stderr
+    game = subprocess.run(
+        [sys.executable, "-m", "ckdsl", "play", "--players", "random,random,random", "--seed", "1"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert game.returncode == 0, game.stderr
+    assert "Final scores" in game.stdout
 
 
 @pytest.mark.slow

@@ -123,6 +123,11 @@ class Game:
         self._handlers[decision.kind](decision.player, option)
         self._check_winner()
 
+    def refresh(self) -> None:
+        """Forget the cached pending decision, after the state was changed directly
+        (a scenario's position, a test)."""
+        self._decision = None
+
     # --- computing the next decision ---------------------------------------------------
 
     def _decide(self) -> Decision:

@@ -367,6 +367,12 @@ def _parameters(ctx: _Context) -> None:
     at_least("hand_limit", "hand_limit_cap")
     at_least("progress_hand_limit", "progress_hand_limit_own_turn")
     at_least("players_min", "players_max")
+    colours, most = p.get("player_colours"), _int(p.get("players_max"))
+    if isinstance(colours, list) and most is not None and len(colours) < most:
+        ctx.error(
+            ("parameters", "player_colours"),
+            f"{len(colours)} player colours for up to {most} players (players_max)",
+        )
 
 
 CHECKS: tuple[Callable[[_Context], None], ...] = (

@@ -88,6 +88,7 @@ def apply_position(game: Game, position: dict[str, Any], positions: Positions) -
         if holder is not None:
             _give_longest_road(game, holder)
     state.log.clear()  # the position is not history
+    game.refresh()
     return problems
 
 
