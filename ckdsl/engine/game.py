@@ -408,28 +408,30 @@ class Game:
         self._log("turn", player, turn=state.turn)
 
     def _on_discard(self, player: int, option: Option) -> None:
-        state = self.state
-        g = self.rules.good_index[option[1]]
-        state.players[player].hand[g] -= 1
-        state.bank[g] += 1
+        self._move_one(player, option[1], to_bank=True)
         self._log("discard", player, good=option[1])
-        kind, who, left = state.queue[0]
-        if left > 1:
-            state.queue[0] = (kind, who, left - 1)
-        else:
-            state.queue.pop(0)
+        self._count_down()
 
     def _on_gold(self, player: int, option: Option) -> None:
-        state = self.state
-        g = self.rules.good_index[option[1]]
-        state.players[player].hand[g] += 1
-        state.bank[g] -= 1
+        self._move_one(player, option[1], to_bank=False)
         self._log("produce", player, goods={option[1]: 1})
-        kind, who, left = state.queue[0]
+        self._count_down()
+
+    def _move_one(self, player: int, good: str, *, to_bank: bool) -> None:
+        """One card of ``good`` from the player's hand to the bank, or the other way."""
+        g = self.rules.good_index[good]
+        step = -1 if to_bank else 1
+        self.state.players[player].hand[g] += step
+        self.state.bank[g] -= step
+
+    def _count_down(self) -> None:
+        """One of the cards a task asks for is done; the task ends with its last one."""
+        queue = self.state.queue
+        kind, who, left = queue[0]
         if left > 1:
-            state.queue[0] = (kind, who, left - 1)
+            queue[0] = (kind, who, left - 1)
         else:
-            state.queue.pop(0)
+            queue.pop(0)
 
     def _on_robber(self, player: int, option: Option) -> None:
         state = self.state

@@ -62,12 +62,22 @@ class Outcome:
 
 
 def scenario_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """The scenario files named, folders searched for ``*.yaml`` (sorted)."""
+    """The files named, and in folders every ``*.yaml`` that is a scenario (has a
+    top-level ``steps:``), so a folder may also hold the variants its scenarios test."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.yaml") if p.is_file())
+            found = sorted(p for p in path.rglob("*.yaml") if p.is_file() and _has_steps(p))
+            yield from found
         else:
             yield path
+
+
+def _has_steps(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True  # let the runner report it
+    return any(line.startswith("steps:") for line in text.splitlines())
 
 
 class _Failed(Exception):
