@@ -21,8 +21,8 @@ def player_name(game: Game, player: int) -> str:
 
 
 def edge_name(game: Game, edge: int) -> str:
-    a, b = game.topo.edge_ends[edge]
-    return f"{min(a, b)}-{max(a, b)}"
+    """An edge by its two intersections, smaller first: "12-13"."""
+    return game.topo.edge_name(edge)
 
 
 def format_option(game: Game, option: Option) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer, player_name
+from ckdsl.engine.notation import parse_answer, player_name
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import validate
 from ckdsl.rules.yamlload import load_yaml
@@ -271,7 +271,3 @@ def _missing_events(wanted: list[dict[str, Any]], log: list[dict[str, Any]]) -> 
 
 def _matches(pattern: dict[str, Any], event: dict[str, Any]) -> bool:
     return all(event.get(key) == value for key, value in pattern.items())
-
-
-def describe_options(game: Game) -> list[str]:
-    return [format_option(game, o) for o in game.pending.options]
