@@ -259,9 +259,10 @@ class Game:
             production = rules.production[self.terrain[tile]]["settlement"]
             for g, amount in production.goods:
                 got = min(amount, state.bank[g])
-                hand[g] += got
-                state.bank[g] -= got
-                self._log("produce", player, goods={rules.goods[g]: got})
+                if got:
+                    hand[g] += got
+                    state.bank[g] -= got
+                    self._log("produce", player, goods={rules.goods[g]: got})
             if production.choice:
                 state.queue.append(("gold", player, production.choice))
         state.setup_step += 1
