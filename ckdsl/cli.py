@@ -151,7 +151,7 @@ def validate(paths: tuple[Path, ...], rules: Path | None, as_json: bool) -> None
     type=click.Choice(SCHEMA_KINDS),
     default="rules",
     show_default=True,
-    help="Which schema: rule files, variant files or locale files.",
+    help="Which schema: rule, variant, locale, map or scenario files.",
 )
 def schema(kind: str) -> None:
     """Print a JSON Schema (draft-07) for editors and other tools."""
@@ -434,27 +434,41 @@ def board(
         raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
     if svg_path is not None:
         title = f"{spec.name}: " + (f"layout {layout}" if layout else f"seed {seed}")
-        svg_path.write_text(render_svg(topology, drawn, title=title), encoding="utf-8")
+        try:
+            svg_path.write_text(render_svg(topology, drawn, title=title), encoding="utf-8")
+        except OSError as exc:
+            raise click.FileError(str(svg_path), hint=exc.strerror or str(exc)) from None
         click.echo(f"wrote {svg_path}", err=True)
         return
     tiles: list[dict[str, Any]] = [
         {"id": t, "hex": list(topology.hexes[t]), "terrain": drawn.terrain[t],
-         "number": drawn.number[t], "corners": list(topology.tile_corners[t])}
+         "number": drawn.number[t], "corners": list(topology.tile_corners[t]),
+         "neighbors": list(topology.tile_neighbors[t])}
         for t in range(len(topology.hexes))
     ]  # fmt: skip
     harbors = [
-        {"edge": topology.edge_name(e), "kind": kind}
+        {"edge": topology.edge_name(e), "edge_id": e, "kind": kind}
         for e, kind in zip(topology.harbor_edges, drawn.harbors, strict=False)
     ]
     if as_json:
+        coast = set(topology.coast_edges)
         report = {
             "map": spec.name,
+            "layout": layout if layout is not None else {"seed": seed},
             "tiles": tiles,
             "intersections": [
-                {"id": i, "tiles": list(ts), "neighbors": list(topology.inter_neighbors[i])}
+                {
+                    "id": i,
+                    "tiles": list(ts),
+                    "neighbors": list(topology.inter_neighbors[i]),
+                    "edges": list(topology.inter_edges[i]),
+                }
                 for i, ts in enumerate(topology.inter_tiles)
             ],
-            "edges": [topology.edge_name(e) for e in range(len(topology.edge_ends))],
+            "edges": [
+                {"id": e, "name": topology.edge_name(e), "ends": list(ends), "coast": e in coast}
+                for e, ends in enumerate(topology.edge_ends)
+            ],
             "harbors": harbors,
             "robber": drawn.robber,
         }
@@ -462,6 +476,8 @@ def board(
         return
     click.echo(f"{spec.name}: {len(tiles)} tiles, {len(topology.inter_tiles)} intersections, "
                f"{len(topology.edge_ends)} edges")  # fmt: skip
+    drawn_as = f"layout {layout}" if layout is not None else f"seed {seed}"
+    click.echo(f"  {drawn_as}; the robber starts on tile {drawn.robber}")
     for tile in tiles:
         number = tile["number"] if tile["number"] is not None else "-"
         corners = " ".join(str(c) for c in tile["corners"])

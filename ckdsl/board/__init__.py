@@ -6,25 +6,42 @@ adjacency of a :class:`Topology` and the terrain/number of a :class:`Layout`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ckdsl.board.layout import Layout, fixed_layout, random_layout
-from ckdsl.board.maps import MapSpec, bundled_maps, load_map, map_path
-from ckdsl.board.topology import Topology, build_topology
+from ckdsl.board.maps import FixedLayout, MapSpec, bundled_maps, load_map, map_path, maps_dir
+from ckdsl.board.svg import Piece, render_svg
+from ckdsl.board.topology import SIDE_STEPS, Hex, Topology, build_topology
 
 
 def topology_for(spec: MapSpec) -> Topology:
-    """The topology of a map (build it once per map: ``ckdsl.session`` caches it)."""
-    return build_topology(spec.hexes, spec.harbors)
+    """The topology of a map, built once per map file and shared by every game on it.
+
+    Keyed by the file and by the shape it states, so an edited file is never served a
+    stale topology."""
+    return _topology(spec.file, spec.hexes, spec.harbors)
+
+
+@lru_cache(maxsize=32)
+def _topology(file: str, hexes: tuple[Hex, ...], harbors: tuple[tuple[Hex, int], ...]) -> Topology:
+    return build_topology(hexes, harbors)
 
 
 __all__ = [
+    "SIDE_STEPS",
+    "FixedLayout",
+    "Hex",
     "Layout",
     "MapSpec",
+    "Piece",
     "Topology",
     "build_topology",
     "bundled_maps",
     "fixed_layout",
     "load_map",
     "map_path",
+    "maps_dir",
     "random_layout",
+    "render_svg",
     "topology_for",
 ]

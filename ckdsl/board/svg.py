@@ -1,99 +1,225 @@
-"""The board as an SVG picture, with every id a player types: tiles, intersections, and
-through them edges ("12-13"). No dependencies: the SVG is written as text."""
+"""The board as an SVG picture, with every id a player types: "tile 7", intersection 23 (the
+white circles) and edge "12-13" (on each side). No dependencies: the SVG is written as text.
+
+The picture is how a person finds the ids that answers, scenarios and save files use, so
+every label is drawn at a size that stays readable when the picture fills a screen.
+"""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
 
 from ckdsl.board.layout import Layout
-from ckdsl.board.topology import Topology, corner_point, hex_center
+from ckdsl.board.topology import Topology, corner_point
 
-SCALE = 60.0
-MARGIN = 1.6  # hex radii around the land, for harbors
+SCALE = 80.0  # pixels per hex radius
+MARGIN_X, MARGIN_Y = 1.8, 1.3  # hex radii of sea around the land, room for harbor labels
 COLOURS = {
     "forest": "#2e7d32",
     "pasture": "#9ccc65",
     "fields": "#fdd835",
-    "hills": "#d84315",
-    "mountains": "#78909c",
+    "hills": "#e0703a",
+    "mountains": "#90a4ae",
     "desert": "#e6cf9c",
     "gold": "#ffb300",
 }
+DARK_TERRAINS = {"forest"}  # labels in white on these
+INK = "#212121"
+
+_PxFn = Callable[[float, float], tuple[float, float]]  # board units to pixels
 
 
-def render_svg(topology: Topology, layout: Layout, *, title: str | None = None) -> str:
-    """An SVG document of the board: terrains, numbers, harbors and every id."""
+@dataclass(frozen=True)
+class Piece:
+    """A piece to draw: ``kind`` settlement, city, knight (at an intersection) or road (at
+    an edge), in a player's ``colour`` (any SVG colour); ``label`` e.g. a knight's level."""
+
+    kind: str
+    at: int
+    colour: str
+    label: str = ""
+
+
+def render_svg(
+    topology: Topology,
+    layout: Layout,
+    *,
+    title: str | None = None,
+    pieces: Sequence[Piece] = (),
+) -> str:
+    """An SVG document of the board: terrains, numbers, harbors, every id, and ``pieces``."""
     xs = [p[0] for p in topology.inter_points]
     ys = [p[1] for p in topology.inter_points]
-    left, top = min(xs) - MARGIN, min(ys) - MARGIN
-    width = (max(xs) - min(xs) + 2 * MARGIN) * SCALE
-    height = (max(ys) - min(ys) + 2 * MARGIN) * SCALE + (30 if title else 0)
-    dy = 30 if title else 0
+    left, top = min(xs) - MARGIN_X, min(ys) - MARGIN_Y
+    head = 34.0 if title else 0.0
+    foot = 26.0
+    width = (max(xs) - min(xs) + 2 * MARGIN_X) * SCALE
+    height = (max(ys) - min(ys) + 2 * MARGIN_Y) * SCALE + head + foot
 
-    def px(x: float, y: float) -> tuple[str, str]:
-        """Board units to picture pixels."""
-        return f"{(x - left) * SCALE:.1f}", f"{(y - top) * SCALE + dy:.1f}"
-
-    def at(x: float, y: float) -> str:
-        return ",".join(px(x, y))
-
-    def xy(x: float, y: float) -> str:
-        u, v = px(x, y)
-        return f'x="{u}" y="{v}"'
+    def px(x: float, y: float) -> tuple[float, float]:
+        """Board units (hex radius 1) to picture pixels."""
+        return (x - left) * SCALE, (y - top) * SCALE + head
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif">',
         '<rect width="100%" height="100%" fill="#4fa3d9"/>',
     ]
     if title:
-        out.append(f'<text x="10" y="22" font-size="18">{escape(title)}</text>')
+        out.append(_text(12, 24, title, size=20, anchor="start", bold=True))
+    out += _tiles(topology, layout, px)
+    out += _harbors(topology, layout, px)
+    out += _roads(topology, pieces, px)
+    out += _edge_labels(topology, px)
+    out += _buildings(topology, pieces, px)
+    for i, (x, y) in enumerate(topology.inter_points):
+        u, v = px(x, y)
+        out.append(f'<circle cx="{u:.1f}" cy="{v:.1f}" r="10" fill="#ffffff" stroke="#424242"/>')
+        out.append(_text(u, v + 4, str(i), size=11))
+    legend = (
+        "tile N: inside each hex · intersections: the white circles · "
+        'edges: "a-b" on each side (a, b: its two intersections)'
+    )
+    out.append(_text(12, height - 9, legend, size=12, anchor="start", fill="#0d2b45"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _tiles(topology: Topology, layout: Layout, px: _PxFn) -> list[str]:
+    out: list[str] = []
     for t, h in enumerate(topology.hexes):
-        corners = " ".join(at(*corner_point(h, k)) for k in range(6))
+        corners = " ".join("{:.1f},{:.1f}".format(*px(*corner_point(h, k))) for k in range(6))
         terrain = layout.terrain[t]
         fill = COLOURS.get(terrain, "#bdbdbd")
-        out.append(f'<polygon points="{corners}" fill="{fill}" stroke="#5d4037" stroke-width="2">'
-                   f"<title>tile {t}: {escape(terrain)}</title></polygon>")  # fmt: skip
-        cx, cy = hex_center(h)
-        out.append(f'<text {xy(cx, cy - 0.45)} font-size="12" text-anchor="middle">'
-                   f"tile {t}</text>")  # fmt: skip
+        ink = "#ffffff" if terrain in DARK_TERRAINS else INK
+        out.append(
+            f'<polygon points="{corners}" fill="{fill}" stroke="#5d4037" stroke-width="2.5">'
+            f"<title>tile {t}: {escape(terrain)}</title></polygon>"
+        )
+        cx, cy = px(*topology.tile_points[t])
+        out.append(_text(cx, cy - 0.42 * SCALE, f"tile {t}", size=14, bold=True, fill=ink))
         number = layout.number[t]
         if number is not None:
-            colour = "#c62828" if number in (6, 8) else "#212121"
-            out.append(f'<circle {_c(px(cx, cy))} r="{0.28 * SCALE:.1f}" fill="#fff8e1" '
-                       'stroke="#5d4037"/>')  # fmt: skip
-            out.append(f'<text {xy(cx, cy + 0.1)} font-size="18" font-weight="bold" '
-                       f'text-anchor="middle" fill="{colour}">{number}</text>')  # fmt: skip
-        else:
-            out.append(f'<text {xy(cx, cy + 0.1)} font-size="11" text-anchor="middle">'
-                       f"{escape(terrain)}</text>")  # fmt: skip
+            colour = "#c62828" if number in (6, 8) else INK
+            out.append(
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{0.27 * SCALE:.1f}" fill="#fff8e1" '
+                'stroke="#5d4037" stroke-width="1.5"/>'
+            )
+            out.append(_text(cx, cy + 7, str(number), size=20, bold=True, fill=colour))
+        out.append(_text(cx, cy + 0.47 * SCALE, terrain, size=11, fill=ink))
+    return out
+
+
+def _harbors(topology: Topology, layout: Layout, px: _PxFn) -> list[str]:
+    """A pier from each end of the harbor's edge to a label out at sea."""
+    out: list[str] = []
     for edge, kind in zip(topology.harbor_edges, layout.harbors, strict=False):
         a, b = topology.edge_ends[edge]
         (ax, ay), (bx, by) = topology.inter_points[a], topology.inter_points[b]
         mx, my = (ax + bx) / 2, (ay + by) / 2
-        land = hex_center(topology.hexes[_tile_of_edge(topology, edge)])
-        ox, oy = mx + (mx - land[0]) * 0.55, my + (my - land[1]) * 0.55
-        label = "3:1" if kind == "generic" else f"2:1 {kind}"
+        lx, ly = topology.tile_points[_tile_of_edge(topology, edge)]
+        ox, oy = mx + (mx - lx) * 0.95, my + (my - ly) * 0.95
+        o = px(ox, oy)
         for end in (px(ax, ay), px(bx, by)):
-            out.append(f'<line {_line(end, px(ox, oy))} stroke="#8d6e63" stroke-width="3"/>')
-        out.append(f'<text {xy(ox, oy + 0.08)} font-size="12" text-anchor="middle" '
-                   f'font-weight="bold">{escape(label)}</text>')  # fmt: skip
-    for i, (x, y) in enumerate(topology.inter_points):
-        out.append(f'<circle {_c(px(x, y))} r="9" fill="#ffffff" stroke="#424242"/>')
-        out.append(f'<text {xy(x, y + 0.07)} font-size="10" text-anchor="middle">{i}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+            out.append(
+                f'<line x1="{end[0]:.1f}" y1="{end[1]:.1f}" x2="{o[0]:.1f}" y2="{o[1]:.1f}" '
+                'stroke="#6d4c41" stroke-width="4"/>'
+            )
+        label = "3:1" if kind == "generic" else f"2:1 {kind}"
+        w = 10 + 8.2 * len(label)
+        out.append(
+            f'<rect x="{o[0] - w / 2:.1f}" y="{o[1] - 11:.1f}" width="{w:.1f}" height="21" '
+            'rx="5" fill="#fffde7" stroke="#6d4c41" stroke-width="1.5"/>'
+        )
+        out.append(_text(o[0], o[1] + 4.5, label, size=13, bold=True))
+    return out
+
+
+def _edge_labels(topology: Topology, px: _PxFn) -> list[str]:
+    """ "a-b" at the middle of each edge, along it (vertical edges: upright, to be read)."""
+    out: list[str] = []
+    for e, (a, b) in enumerate(topology.edge_ends):
+        (ax, ay), (bx, by) = px(*topology.inter_points[a]), px(*topology.inter_points[b])
+        angle = math.degrees(math.atan2(by - ay, bx - ax))
+        if angle > 90:
+            angle -= 180
+        elif angle <= -90:
+            angle += 180
+        if abs(abs(angle) - 90) < 1:
+            angle = 0.0
+        name = topology.edge_name(e)
+        w = 5 + 6.2 * len(name)
+        out.append(
+            f'<g transform="translate({(ax + bx) / 2:.1f},{(ay + by) / 2:.1f}) '
+            f'rotate({angle:.0f})"><rect x="{-w / 2:.1f}" y="-7" width="{w:.1f}" '
+            'height="14" rx="3" fill="#ffffff" fill-opacity="0.85"/>'
+            + _text(0, 4, name, size=10, fill="#37474f")
+            + "</g>"
+        )
+    return out
+
+
+def _roads(topology: Topology, pieces: Sequence[Piece], px: _PxFn) -> list[str]:
+    out: list[str] = []
+    for p in pieces:
+        if p.kind != "road":
+            continue
+        a, b = topology.edge_ends[p.at]
+        (ax, ay), (bx, by) = px(*topology.inter_points[a]), px(*topology.inter_points[b])
+        line = f'x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}"'
+        out.append(f'<line {line} stroke="{INK}" stroke-width="11" stroke-linecap="round"/>')
+        out.append(
+            f'<line {line} stroke={quoteattr(p.colour)} stroke-width="8" stroke-linecap="round"/>'
+        )
+    return out
+
+
+def _buildings(topology: Topology, pieces: Sequence[Piece], px: _PxFn) -> list[str]:
+    """Settlements, cities and knights as coloured shapes around the intersection's id."""
+    out: list[str] = []
+    for p in pieces:
+        if p.kind == "road":
+            continue
+        x, y = px(*topology.inter_points[p.at])
+        fill = f'fill={quoteattr(p.colour)} stroke="{INK}" stroke-width="2"'
+        if p.kind == "settlement":
+            house = [(-13, -4), (0, -18), (13, -4), (13, 13), (-13, 13)]
+            out.append(f"<polygon points={_points(x, y, house)} {fill}/>")
+        elif p.kind == "city":
+            city = [(-20, 13), (-20, -6), (-8, -18), (4, -6), (20, -6), (20, 13)]
+            out.append(f"<polygon points={_points(x, y, city)} {fill}/>")
+        else:  # knights, and anything a later rule set invents
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="17" {fill}/>')
+        if p.label:
+            out.append(_text(x + 16, y - 14, p.label, size=12, bold=True, anchor="start"))
+    return out
+
+
+def _points(x: float, y: float, shape: list[tuple[int, int]]) -> str:
+    return quoteattr(" ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in shape))
+
+
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: int,
+    anchor: str = "middle",
+    bold: bool = False,
+    fill: str = INK,
+) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
+        f'fill="{fill}"{weight}>{escape(text)}</text>'
+    )
 
 
 def _tile_of_edge(topology: Topology, edge: int) -> int:
     a, b = topology.edge_ends[edge]
     shared = set(topology.inter_tiles[a]) & set(topology.inter_tiles[b])
     return min(shared)
-
-
-def _c(point: tuple[str, str]) -> str:
-    return f'cx="{point[0]}" cy="{point[1]}"'
-
-
-def _line(a: tuple[str, str], b: tuple[str, str]) -> str:
-    return f'x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}"'

@@ -36,7 +36,7 @@ def _key(point: tuple[float, float]) -> tuple[int, int]:
     return round(point[0] * 1000), round(point[1] * 1000)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Topology:
     """The shape of a board; immutable, shared by every game on that map."""
 
@@ -48,13 +48,17 @@ class Topology:
     inter_edges: tuple[tuple[int, ...], ...]
     edge_ends: tuple[tuple[int, int], ...]  # (a, b) with a < b
     coast_edges: tuple[int, ...]  # edges with land on one side only
-    inter_points: tuple[tuple[float, float], ...]  # for drawing
-    harbor_edges: tuple[int, ...] = ()  # one edge per harbor of the map, in map order
-    _edge_index: dict[tuple[int, int], int] = field(default_factory=dict, repr=False)
+    tile_points: tuple[tuple[float, float], ...]  # hex centres, for drawing (radius 1)
+    inter_points: tuple[tuple[float, float], ...]  # corner points, for drawing
+    harbor_edges: tuple[int, ...] = ()  # one edge per harbor slot of the map, in map order
+    # (a, b) -> edge id, in both orders, so a lookup needs no comparison.
+    edge_between: dict[tuple[int, int], int] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def edge_id(self, a: int, b: int) -> int:
         """The edge joining intersections ``a`` and ``b``; KeyError if there is none."""
-        return self._edge_index[(a, b) if a < b else (b, a)]
+        return self.edge_between[(a, b)]
 
     def edge_name(self, edge: int) -> str:
         a, b = self.edge_ends[edge]
@@ -86,7 +90,8 @@ def build_topology(hexes: tuple[Hex, ...], harbors: tuple[tuple[Hex, int], ...] 
             pair = (min(a, b), max(a, b))
             sides[pair] = sides.get(pair, 0) + 1
     edge_ends = tuple(sorted(sides))
-    edge_index = {pair: e for e, pair in enumerate(edge_ends)}
+    edge_between = {pair: e for e, pair in enumerate(edge_ends)}
+    edge_between.update({(b, a): e for e, (a, b) in enumerate(edge_ends)})
     count = len(keys)
     inter_tiles: list[list[int]] = [[] for _ in range(count)]
     for t, corners in enumerate(tile_corners):
@@ -103,7 +108,11 @@ def build_topology(hexes: tuple[Hex, ...], harbors: tuple[tuple[Hex, int], ...] 
         tuple(tile_of[(q + dq, r + dr)] for dq, dr in SIDE_STEPS if (q + dq, r + dr) in tile_of)
         for q, r in hexes
     )
-    topology = Topology(
+    harbor_edges = tuple(
+        edge_between[(tile_corners[tile_of[h]][side], tile_corners[tile_of[h]][(side + 1) % 6])]
+        for h, side in harbors
+    )
+    return Topology(
         hexes=hexes,
         tile_corners=tile_corners,
         tile_neighbors=tile_neighbors,
@@ -112,9 +121,8 @@ def build_topology(hexes: tuple[Hex, ...], harbors: tuple[tuple[Hex, int], ...] 
         inter_edges=tuple(tuple(es) for es in edges_at),
         edge_ends=edge_ends,
         coast_edges=tuple(e for e, pair in enumerate(edge_ends) if sides[pair] == 1),
+        tile_points=tuple(hex_center(h) for h in hexes),
         inter_points=tuple(points[k] for k in keys),
-        _edge_index=edge_index,
+        harbor_edges=harbor_edges,
+        edge_between=edge_between,
     )
-    harbor_edges = tuple(topology.side_edge(tile_of[h], side) for h, side in harbors)
-    object.__setattr__(topology, "harbor_edges", harbor_edges)
-    return topology
