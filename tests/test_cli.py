@@ -48,8 +48,10 @@ def test_validate_reports_every_fault_with_a_position(
         "pieces.yaml:16:22: unknown resource or commodity 'oar' (did you mean 'ore'?) "
         "[$.pieces.city.cost.oar]"
     )
+    text = (folder / "progress.yaml").read_text(encoding="utf-8")
+    line = text[: text.index("politcs")].count("\n") + 1
     assert lines[1].endswith(
-        "progress.yaml:45:11: unknown deck 'politcs' (did you mean 'politics'?) "
+        f"progress.yaml:{line}:11: unknown deck 'politcs' (did you mean 'politics'?) "
         "[$.cards.bishop.deck]"
     )
     assert lines[-1] == "2 errors"

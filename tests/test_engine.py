@@ -11,6 +11,7 @@ import dataclasses
 import pytest
 
 from ckdsl.bots import RandomBot
+from ckdsl.engine import pieces
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
@@ -51,6 +52,7 @@ def hand(game: Game, player: int, **goods: int) -> None:
     for good, n in goods.items():
         state.players[player].hand[index[good]] = n
         state.bank[index[good]] -= n
+    game.refresh()
 
 
 def held(game: Game, player: int) -> dict[str, int]:
@@ -122,9 +124,9 @@ def test_production_settlement_city_commodity_and_robber() -> None:
     forest = tile_of(game, "forest")
     number = game.layout.number[forest]
     a, b = game.topo.tile_corners[forest][0], game.topo.tile_corners[forest][2]
-    game.place_building(RED, a, SETTLEMENT)
-    game.place_building(BLUE, b, SETTLEMENT)
-    game.place_building(BLUE, b, CITY)
+    pieces.place_building(game, RED, a, SETTLEMENT)
+    pieces.place_building(game, BLUE, b, SETTLEMENT)
+    pieces.place_building(game, BLUE, b, CITY)
     others = {
         tile: game.rules.production[game.terrain[tile]]
         for tile in game.tiles_by_number[number]
@@ -151,8 +153,8 @@ def test_gold_gives_resources_of_choice_only() -> None:
     game.state.setup_step = len(game.setup_order)
     game.state.turn = 1
     corner = game.topo.tile_corners[tile][0]
-    game.place_building(RED, corner, SETTLEMENT)
-    game.place_building(RED, corner, CITY)
+    pieces.place_building(game, RED, corner, SETTLEMENT)
+    pieces.place_building(game, RED, corner, CITY)
     number = game.layout.number[tile]
     roll(game, 1, number - 1)
     decision = game.pending
@@ -168,8 +170,8 @@ def test_bank_shortage_two_takers_get_nothing_one_taker_gets_the_rest() -> None:
     game = empty_board()
     hills = tile_of(game, "hills")
     corners = game.topo.tile_corners[hills]
-    game.place_building(RED, corners[0], SETTLEMENT)
-    game.place_building(BLUE, corners[2], SETTLEMENT)
+    pieces.place_building(game, RED, corners[0], SETTLEMENT)
+    pieces.place_building(game, BLUE, corners[2], SETTLEMENT)
     brick = game.rules.good_index["brick"]
     number = game.layout.number[hills]
     game.state.bank[brick] = 1
@@ -200,8 +202,8 @@ def test_seven_discards_half_rounded_down_one_card_at_a_time() -> None:
 def test_a_city_wall_raises_the_hand_limit() -> None:
     game = empty_board()
     corner = game.topo.tile_corners[0][0]
-    game.place_building(BLUE, corner, SETTLEMENT)
-    game.place_building(BLUE, corner, CITY)
+    pieces.place_building(game, BLUE, corner, SETTLEMENT)
+    pieces.place_building(game, BLUE, corner, CITY)
     game.state.wall[corner] = True
     hand(game, BLUE, grain=9)
     roll(game, 3, 4)
@@ -212,7 +214,7 @@ def test_unlocked_robber_moves_and_steals() -> None:
     game = empty_board()
     game.state.robber_unlocked = True
     tile = tile_of(game, "fields")
-    game.place_building(BLUE, game.topo.tile_corners[tile][0], SETTLEMENT)
+    pieces.place_building(game, BLUE, game.topo.tile_corners[tile][0], SETTLEMENT)
     hand(game, BLUE, grain=1)
     roll(game, 3, 4)
     assert game.pending.kind == "robber"
@@ -229,10 +231,10 @@ def test_unlocked_robber_moves_and_steals() -> None:
 def test_distance_rule_and_illegal_answers_change_nothing() -> None:
     game = empty_board()
     a = game.topo.tile_corners[4][0]
-    game.place_building(RED, a, SETTLEMENT)
+    pieces.place_building(game, RED, a, SETTLEMENT)
     b = game.topo.inter_neighbors[a][0]
     e = game.topo.edge_id(a, b)
-    game.place_road(RED, e)
+    pieces.place_road(game, RED, e)
     roll(game, 1, 1)
     hand(game, RED, brick=1, lumber=1, wool=1, grain=1)
     assert ("settlement", b) not in game.pending.options  # next to a settlement
@@ -247,7 +249,7 @@ def test_distance_rule_and_illegal_answers_change_nothing() -> None:
 def test_building_pays_and_uses_the_supply() -> None:
     game = empty_board()
     a = game.topo.tile_corners[4][0]
-    game.place_building(RED, a, SETTLEMENT)
+    pieces.place_building(game, RED, a, SETTLEMENT)
     roll(game, 1, 1)
     hand(game, RED, grain=2, ore=3, brick=2)
     answer(game, f"build city {a}")
@@ -268,7 +270,7 @@ def chain(game: Game, player: int, start: int, length: int) -> list[int]:
             for j in game.topo.inter_neighbors[path[-1]]
             if j not in path and game.state.road[game.topo.edge_id(path[-1], j)] < 0
         )
-        game.place_road(player, game.topo.edge_id(path[-1], nxt))
+        pieces.place_road(game, player, game.topo.edge_id(path[-1], nxt))
         path.append(nxt)
     return path
 
@@ -280,7 +282,7 @@ def test_longest_road_needs_five_and_is_cut_by_another_players_building() -> Non
     path += chain(game, RED, path[-1], 1)[1:]
     assert game.state.players[RED].road_length == 5
     assert game.state.longest_road_holder == RED and game.state.players[RED].points == 2
-    game.place_building(BLUE, path[2], SETTLEMENT)
+    pieces.place_building(game, BLUE, path[2], SETTLEMENT)
     assert game.state.players[RED].road_length == 3
     assert game.state.longest_road_holder == -1 and game.state.players[RED].points == 0
 
@@ -302,9 +304,9 @@ def harbor_spot(game: Game, kind: str) -> int:
 
 def test_harbors_three_and_two_to_one() -> None:
     game = empty_board()
-    game.place_building(RED, harbor_spot(game, "generic"), SETTLEMENT)
+    pieces.place_building(game, RED, harbor_spot(game, "generic"), SETTLEMENT)
     wool_spot = harbor_spot(game, "wool")
-    game.place_building(BLUE, wool_spot, SETTLEMENT)
+    pieces.place_building(game, BLUE, wool_spot, SETTLEMENT)
     roll(game, 1, 1)
     hand(game, RED, grain=3)
     answer(game, "trade grain for ore")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -56,7 +57,11 @@ def test_base_tracks(base: RuleSet) -> None:
         assert [lv["cost"] for lv in spec["levels"]] == [1, 2, 3, 4, 5]
         assert [max(lv["progress_on_red"]) for lv in spec["levels"]] == [2, 3, 4, 5, 6]
         assert spec["metropolis"] == {"level": 4, "take_level": 5}
-        assert [i for i, lv in enumerate(spec["levels"]) if "ability" in lv] == [2]
+    # Level 3 carries the ability where it is an effect (the Fortress is the mighty
+    # knight's requirement instead).
+    abilities = {t: [i for i, lv in enumerate(s["levels"]) if "ability" in lv]
+                 for t, s in tracks.items()}  # fmt: skip
+    assert abilities == {"trade": [2], "politics": [], "science": [2]}
     assert [lv["id"] for lv in tracks["trade"]["levels"]] == [
         "market", "trading_house", "merchant_guild", "bank", "great_exchange"
     ]  # fmt: skip
@@ -111,13 +116,14 @@ FAULTS = {
     "unknown key": (
         "progress.yaml",
         (
-            '    count: 2\n    effect: "todo"\n  master',
-            '    cuont: 2\n    effect: "todo"\n  master',
+            "  commercial_harbor:\n    deck: trade\n    count: 2",
+            "  commercial_harbor:\n    deck: trade\n    cuont: 2",
         ),
         [
-            "progress.yaml:18:3: missing key 'count' in 'commercial_harbor' "
+            "progress.yaml:{line:  commercial_harbor:}:3: missing key 'count' in "
+            "'commercial_harbor' "
             "[$.cards.commercial_harbor.count]",
-            "progress.yaml:20:5: unknown key 'cuont' (did you mean 'count'?) "
+            "progress.yaml:{line:cuont}:5: unknown key 'cuont' (did you mean 'count'?) "
             "[$.cards.commercial_harbor.cuont]",
         ],
     ),
@@ -125,20 +131,23 @@ FAULTS = {
         "progress.yaml",
         ("    deck: trade\n    count: 6", "    deck: trade\n    count: six"),
         [
-            "progress.yaml:32:12: expected a whole number, found the text 'six' "
+            "progress.yaml:{line:count: six}:12: expected a whole number, found the text 'six' "
             "[$.cards.merchant.count]"
         ],
     ),
     "non-positive count": (
         "progress.yaml",
         ("    deck: politics\n    count: 3", "    deck: politics\n    count: 0"),
-        ["progress.yaml:72:12: must be at least 1, found the number 0 [$.cards.spy.count]"],
+        [
+            "progress.yaml:{line:count: 0}:12: must be at least 1, found the number 0 "
+            "[$.cards.spy.count]"
+        ],
     ),
     "unknown deck": (
         "progress.yaml",
         ("  bishop:\n    deck: politics", "  bishop:\n    deck: politcs"),
         [
-            "progress.yaml:45:11: unknown deck 'politcs' (did you mean 'politics'?) "
+            "progress.yaml:{line:politcs}:11: unknown deck 'politcs' (did you mean 'politics'?) "
             "[$.cards.bishop.deck]"
         ],
     ),
@@ -146,7 +155,8 @@ FAULTS = {
         "progress.yaml",
         ("    deck: trade\n    count: 6", "    deck: trade\n    count: 5"),
         [
-            "progress.yaml:12:31: the cards of deck 'trade' add up to 17, but its size is 18: "
+            "progress.yaml:{line:  trade: {track}:31: the cards of deck 'trade' add up to 17, "
+            "but its size is 18: "
             "change a card's count or the deck's size (decks.trade.size) [$.decks.trade.size]"
         ],
     ),
@@ -154,7 +164,8 @@ FAULTS = {
         "progress.yaml",
         ("timing: before_roll", "timing: befor_roll"),
         [
-            "progress.yaml:87:13: the text 'befor_roll' is not allowed here (did you mean "
+            "progress.yaml:{line:befor_roll}:13: the text 'befor_roll' is not allowed here "
+            "(did you mean "
             "'before_roll'?); expected one of 'after_roll', 'before_roll', 'on_draw' "
             "[$.cards.alchemist.timing]"
         ],
@@ -163,7 +174,8 @@ FAULTS = {
         "pieces.yaml",
         ("cost: {grain: 2, ore: 3}", "cost: {grain: 2, oar: 3}"),
         [
-            "pieces.yaml:16:22: unknown resource or commodity 'oar' (did you mean 'ore'?) "
+            "pieces.yaml:{line:oar: 3}:22: unknown resource or commodity 'oar' "
+            "(did you mean 'ore'?) "
             "[$.pieces.city.cost.oar]"
         ],
     ),
@@ -171,7 +183,8 @@ FAULTS = {
         "improvements.yaml",
         ("{id: bank, cost: 4,", "{id: bank, cost: 2,"),
         [
-            "improvements.yaml:29:26: level 4 costs 2, less than level 3 (3); improvement "
+            "improvements.yaml:{line:{id: bank, cost: 2}:26: level 4 costs 2, less than "
+            "level 3 (3); improvement "
             "levels cannot get cheaper [$.tracks.trade.levels[3].cost]"
         ],
     ),
@@ -179,7 +192,8 @@ FAULTS = {
         "improvements.yaml",
         ("commodity: coin", "commodity: wool"),
         [
-            "improvements.yaml:33:16: 'wool' is a resource; a track's levels cost a commodity "
+            "improvements.yaml:{line:commodity: wool}:16: 'wool' is a resource; a track's "
+            "levels cost a commodity "
             "[$.tracks.politics.commodity]"
         ],
     ),
@@ -187,7 +201,7 @@ FAULTS = {
         "improvements.yaml",
         ("metropolis: {level: 4, take_level: 5}", "metropolis: {level: 4, take_level: 6}"),
         [
-            "improvements.yaml:20:40: the track has only 5 levels, not 6 "
+            "improvements.yaml:{line:take_level: 6}:40: the track has only 5 levels, not 6 "
             "[$.tracks.trade.metropolis.take_level]"
         ],
     ),
@@ -195,7 +209,8 @@ FAULTS = {
         "pieces.yaml",
         ("requires: fortress", "requires: fortres"),
         [
-            "pieces.yaml:34:63: unknown improvement level 'fortres' (did you mean 'fortress'?) "
+            "pieces.yaml:{line:fortres}:63: unknown improvement level 'fortres' "
+            "(did you mean 'fortress'?) "
             "[$.pieces.knight.levels[2].requires]"
         ],
     ),
@@ -203,7 +218,8 @@ FAULTS = {
         "improvements.yaml",
         ("progress_on_red: [1, 2, 3, 4, 5, 6]}", "progress_on_red: [1, 2, 3, 4, 5, 7]}"),
         [
-            "improvements.yaml:30:72: the red die has no face 7 (its faces: 1, 2, 3, 4, 5, 6) "
+            "improvements.yaml:{line:4, 5, 7]}:72: the red die has no face 7 "
+            "(its faces: 1, 2, 3, 4, 5, 6) "
             "[$.tracks.trade.levels[4].progress_on_red[5]]"
         ],
     ),
@@ -211,7 +227,8 @@ FAULTS = {
         "goods.yaml",
         ("  ore: {bank: 19}", "  ore: {bank: 19}\n  Gold: {bank: 3}"),
         [
-            "goods.yaml:13:3: 'Gold' is not a valid id: ids are lower-case letters, digits "
+            "goods.yaml:{line:Gold}:3: 'Gold' is not a valid id: ids are lower-case letters, "
+            "digits "
             "and underscores, starting with a letter (like 'road_building') [$.resources.Gold]",
         ],
     ),
@@ -227,7 +244,7 @@ FAULTS = {
         "game.yaml",
         ("hand_limit_cap: 13", "hand_limit_cap: 5"),
         [
-            "game.yaml:51:19: hand_limit_cap (5) is below hand_limit (7) "
+            "game.yaml:{line:hand_limit_cap: 5}:19: hand_limit_cap (5) is below hand_limit (7) "
             "[$.parameters.hand_limit_cap]"
         ],
     ),
@@ -242,7 +259,15 @@ FAULTS = {
 @pytest.mark.parametrize("case", list(FAULTS), ids=list(FAULTS))
 def test_fault_gives_exact_diagnostic(case: str, rules_copy: Callable[..., Path]) -> None:
     file, edit, expected = FAULTS[case]
-    assert errors_of(rules_copy({file: [edit]})) == expected
+    folder = rules_copy({file: [edit]})
+    text = (folder / file).read_text(encoding="utf-8")
+
+    def line_of(match: re.Match[str]) -> str:
+        """``{line:needle}``: the line where ``needle`` first stands in the edited file."""
+        return str(text[: text.index(match[1])].count("\n") + 1)
+
+    wanted = [re.sub(r"\{line:(.+?)\}(?=:)", line_of, e) for e in expected]
+    assert errors_of(folder) == wanted
 
 
 def test_every_fault_of_every_file_is_reported_at_once(rules_copy: Callable[..., Path]) -> None:

@@ -136,11 +136,11 @@ def test_replace_redefines_a_card_whole(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "v.yaml",
-        "extends: base\nreplace:\n  cards:\n    spy: {deck: politics, count: 3, effect: new}\n",
+        "extends: base\nreplace:\n  cards:\n    spy: {deck: politics, count: 3, effect: stop}\n",
     )
     ruleset, problems = load_ruleset(path)
     assert ruleset is not None, problems
-    assert ruleset.cards["spy"] == {"deck": "politics", "count": 3, "effect": "new"}
+    assert ruleset.cards["spy"] == {"deck": "politics", "count": 3, "effect": "stop"}
 
 
 def test_remove_then_resize(tmp_path: Path) -> None:

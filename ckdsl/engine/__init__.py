@@ -1,12 +1,7 @@
-"""The game engine: plain-data state, decisions and answers, the base turn flow.
+"""The game engine: state (plain data), decisions, and the turn flow of the rule set.
 
-It knows nothing about files or terminals: a game is built from a compiled rule set
-(``compiled.compile_rules``), a board topology and a layout; ``ckdsl.session`` does the
-loading.
+``ckdsl.engine.game.Game`` is the entry point; each rule system (the turn, building,
+knights, improvements, progress cards, trade, the barbarians) is a module of its own.
+Nothing is imported here, so that the DSL's vocabulary may use the engine's small modules
+(``compiled``, ``state``) without loading the whole game.
 """
-
-from ckdsl.engine.compiled import CompiledRules, compile_rules
-from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
-from ckdsl.engine.game import Game
-
-__all__ = ["CompiledRules", "Decision", "Game", "IllegalAnswer", "Option", "compile_rules"]

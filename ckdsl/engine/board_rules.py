@@ -1,4 +1,4 @@
-"""Where pieces may go, and how long a road is: the board rules of the base game.
+"""Where pieces may go, how far a knight reaches, how long a road is: the board rules.
 
 Pure functions of the topology and the state's occupancy lists, written for the hot path:
 no allocation beyond the result, adjacency read from precomputed tuples.
@@ -15,33 +15,37 @@ if TYPE_CHECKING:
 
 
 def distance_ok(topo: Topology, state: GameState, i: int) -> bool:
-    """Source §2 (distance rule): a free intersection whose neighbours are all free."""
+    """Source §2 (distance rule): a free intersection whose neighbours hold no building."""
     building = state.building
-    if building[i] != EMPTY:
+    if building[i] != EMPTY or state.knight[i] != NOBODY:
         return False
     return all(building[j] == EMPTY for j in topo.inter_neighbors[i])
 
 
 def passable(state: GameState, i: int, player: int) -> bool:
-    """A road network runs through ``i`` unless another player's piece stands there."""
-    owner = state.owner[i]
-    return owner in (NOBODY, player)
+    """A road network runs through ``i`` unless another player's building or knight
+    stands there (source §16: enemy pieces break a road)."""
+    return state.owner[i] in (NOBODY, player) and state.knight[i] in (NOBODY, player)
+
+
+def network_ends(topo: Topology, state: GameState, player: int) -> set[int]:
+    """Intersections the player's network reaches and may grow from: their buildings, and
+    the ends of their roads not blocked by another player's piece."""
+    ends: set[int] = set(state.players[player].buildings)
+    edge_ends = topo.edge_ends
+    owner, knight = state.owner, state.knight
+    for e in state.players[player].roads:
+        for i in edge_ends[e]:
+            if owner[i] in (NOBODY, player) and knight[i] in (NOBODY, player):
+                ends.add(i)
+    return ends
 
 
 def road_spots(topo: Topology, state: GameState, player: int) -> list[int]:
     """Free edges touching the player's network (a road end not blocked, or a building)."""
     road = state.road
-    me = state.players[player]
-    ends: set[int] = set(me.buildings)
-    edge_ends = topo.edge_ends
-    for e in me.roads:
-        a, b = edge_ends[e]
-        if passable(state, a, player):
-            ends.add(a)
-        if passable(state, b, player):
-            ends.add(b)
     spots: set[int] = set()
-    for i in ends:
+    for i in network_ends(topo, state, player):
         for e in topo.inter_edges[i]:
             if road[e] == NOBODY:
                 spots.add(e)
@@ -49,7 +53,8 @@ def road_spots(topo: Topology, state: GameState, player: int) -> list[int]:
 
 
 def settlement_spots(topo: Topology, state: GameState, player: int) -> list[int]:
-    """Intersections on the player's roads where the distance rule allows a settlement."""
+    """Intersections on the player's roads where the distance rule allows a settlement
+    (and no knight stands: one's own knight must move away first, design §7)."""
     edge_ends = topo.edge_ends
     spots: set[int] = set()
     for e in state.players[player].roads:
@@ -57,6 +62,44 @@ def settlement_spots(topo: Topology, state: GameState, player: int) -> list[int]
             if distance_ok(topo, state, i):
                 spots.add(i)
     return sorted(spots)
+
+
+def knight_spots(topo: Topology, state: GameState, player: int) -> list[int]:
+    """Free intersections on the player's roads: where a knight may be built or placed
+    (design §7: on one's own network, no distance rule)."""
+    edge_ends = topo.edge_ends
+    building, knight = state.building, state.knight
+    spots: set[int] = set()
+    for e in state.players[player].roads:
+        for i in edge_ends[e]:
+            if building[i] == EMPTY and knight[i] == NOBODY:
+                spots.add(i)
+    return sorted(spots)
+
+
+def knight_reach(topo: Topology, state: GameState, player: int, start: int) -> list[int]:
+    """Intersections a knight at ``start`` reaches along its owner's roads: it passes
+    through free intersections and its owner's pieces, and stops at another player's
+    piece (where it may displace a knight, never pass it)."""
+    road, edge_ends, inter_edges = state.road, topo.edge_ends, topo.inter_edges
+    owner, knight = state.owner, state.knight
+    seen = {start}
+    todo = [start]
+    reached: list[int] = []
+    while todo:
+        at = todo.pop()
+        for e in inter_edges[at]:
+            if road[e] != player:
+                continue
+            a, b = edge_ends[e]
+            nxt = b if a == at else a
+            if nxt in seen:
+                continue
+            seen.add(nxt)
+            reached.append(nxt)
+            if owner[nxt] in (NOBODY, player) and knight[nxt] in (NOBODY, player):
+                todo.append(nxt)
+    return reached
 
 
 def longest_road(topo: Topology, state: GameState, player: int) -> int:
@@ -81,7 +124,40 @@ def longest_road(topo: Topology, state: GameState, player: int) -> int:
                 walk(b if a == at else a, used, length + 1)
                 used.discard(e)
 
-    starts = {i for e in roads for i in edge_ends[e]}
+    # A longest trail can be taken to start where the network ends, branches or is cut
+    # (a trail that starts at a plain bend is a loop that can be turned to start at one of
+    # these); a network that is only a loop gets one start of its own.
+    degree: dict[int, int] = {}
+    for e in roads:
+        for i in edge_ends[e]:
+            degree[i] = degree.get(i, 0) + 1
+    starts = [i for i, d in degree.items() if d != 2 or not passable(state, i, player)]
     for i in starts:
         walk(i, set(), 0)
+    seen = {i for s in starts for i in _reach(s, mine, edge_ends, inter_edges)}
+    for i in degree:
+        if i not in seen:  # a loop with no end: start anywhere on it
+            walk(i, set(), 0)
+            seen |= _reach(i, mine, edge_ends, inter_edges)
     return best
+
+
+def _reach(
+    start: int,
+    mine: set[int],
+    edge_ends: tuple[tuple[int, int], ...],
+    inter_edges: tuple[tuple[int, ...], ...],
+) -> set[int]:
+    """Intersections joined to ``start`` by the roads ``mine``."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        at = todo.pop()
+        for e in inter_edges[at]:
+            if e in mine:
+                a, b = edge_ends[e]
+                nxt = b if a == at else a
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return seen

@@ -2,18 +2,30 @@
 
 The engine's hot path (legal options, applying an answer) must never look up a string key
 in a nested dict or parse anything: a rule set is compiled once, before the first game,
-and every game of an experiment shares the result.
+and every game of an experiment shares the result. Effects and formulas written in the
+DSL are compiled here too (``programs``), once per rule set.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ckdsl.rules.ruleset import RuleSet
 
+if TYPE_CHECKING:
+    from ckdsl.dsl.program import Programs
+
 Bundle = tuple[tuple[int, int], ...]
 """Goods and amounts as (good index, amount) pairs: a cost, a production, a trade side."""
+
+
+def has(hand: list[int], cost: Bundle) -> bool:
+    """Whether ``hand`` holds ``cost`` (a plain loop: faster than all() on the hot path)."""
+    for g, n in cost:  # noqa: SIM110
+        if hand[g] < n:
+            return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +38,43 @@ class Production:
 
 @dataclass(frozen=True, slots=True)
 class Track:
-    """An improvement track, as far as the base turn flow needs it (C&K systems: issue 5)."""
+    """An improvement track: its commodity, levels and metropolis (source §10-11)."""
 
     id: str
     commodity: int
-    levels: tuple[str, ...]
+    levels: tuple[str, ...]  # level ids, level 1 first
+    costs: tuple[int, ...]  # commodities level n costs, at index n - 1
+    draws_on: tuple[frozenset[int], ...]  # red faces on which level n draws, at n - 1
+    metropolis_level: int  # the first to reach it takes the metropolis
+    take_level: int  # the first to reach it takes the metropolis for good
+    deck: int  # index of the progress deck of this track, or -1
+
+
+@dataclass(frozen=True, slots=True)
+class KnightLevel:
+    """One knight level (source §6): its strength, supply and what it requires."""
+
+    id: str
+    strength: int
+    supply: int
+    requires: tuple[int, int] | None  # (track, level) the owner must have reached
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    id: str
+    track: int
+    cards: tuple[str, ...]  # every copy, in rule-set order (shuffled at the start)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A progress card kind: its deck, when it may be played, and its points."""
+
+    id: str
+    deck: int
+    timing: str  # after_roll, before_roll, on_draw
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,28 +86,50 @@ class CompiledRules:
     resource_count: int
     good_index: dict[str, int]
     bank: tuple[int, ...]
-    costs: dict[str, Bundle]  # piece id -> cost
-    supply: dict[str, int]  # piece id -> pieces per player
+    costs: dict[str, Bundle]  # piece id -> cost (knight: building a basic knight)
+    activate_cost: Bundle
+    promote_cost: Bundle
+    supply: dict[str, int]  # piece id or knight level id -> pieces per player
     points: dict[str, int]  # piece id -> victory points it is worth
+    knight_levels: tuple[KnightLevel, ...]  # level 1 first
     production: dict[str, dict[str, Production]]  # terrain -> building -> yield
+    terrain_resource: dict[str, int]  # terrain -> the resource a settlement takes there
+    land: frozenset[str]  # terrains next to which pieces may stand
     white_faces: tuple[int, ...]
     red_faces: tuple[int, ...]
     event_faces: tuple[str, ...]  # one entry per face, repeated by count
+    face_ship: dict[str, int]  # ship face -> how far the barbarians advance
+    face_gate: dict[str, int]  # gate face -> track index
     tracks: tuple[Track, ...]
+    track_index: dict[str, int]
+    decks: tuple[Deck, ...]
+    cards: dict[str, Card]
+    barbarian_track: int
+    strength_formula: str
+    defence_formula: str
+    defender_points: int
+    defender_supply: int
     longest_road_points: int
     longest_road_min: int
     params: dict[str, Any]
+    programs: Programs
 
     @property
     def resources(self) -> range:
         return range(self.resource_count)
+
+    @property
+    def commodities(self) -> range:
+        return range(self.resource_count, len(self.goods))
 
     def param(self, name: str) -> Any:
         return self.params[name]
 
 
 def compile_rules(ruleset: RuleSet) -> CompiledRules:
-    """Compile ``ruleset`` (already validated) for the engine."""
+    """Compile ``ruleset`` (already validated and checked) for the engine."""
+    from ckdsl.dsl.program import compile_programs
+
     data = ruleset.data
     resources = list(data["resources"])
     goods = tuple(resources + list(data.get("commodities", {})))
@@ -79,6 +145,7 @@ def compile_rules(ruleset: RuleSet) -> CompiledRules:
 
     pieces = data["pieces"]
     production: dict[str, dict[str, Production]] = {}
+    terrain_resource: dict[str, int] = {}
     for terrain, spec in data["terrains"].items():
         fixed = spec.get("produces") or {}
         choice = spec.get("produces_choice") or {}
@@ -86,15 +153,30 @@ def compile_rules(ruleset: RuleSet) -> CompiledRules:
             building: Production(bundle(fixed.get(building)), int(choice.get(building, 0)))
             for building in ("settlement", "city")
         }
+        for good in fixed.get("settlement") or {}:
+            if index[good] < len(resources):
+                terrain_resource[terrain] = index[good]
+    tracks, track_index = _tracks(data, index)
+    level_of = {
+        lid: (t, n + 1) for t, track in enumerate(tracks) for n, lid in enumerate(track.levels)
+    }
+    knight = pieces["knight"]
+    knight_levels = tuple(
+        KnightLevel(
+            lv["id"],
+            int(lv["strength"]),
+            int(lv["supply"]),
+            level_of.get(lv["requires"]) if "requires" in lv else None,
+        )
+        for lv in knight["levels"]
+    )
+    supply = {pid: int(spec["supply"]) for pid, spec in pieces.items() if "supply" in spec}
+    supply.update({lv.id: lv.supply for lv in knight_levels})
+    decks, cards = _decks(data, track_index)
     dice = data["dice"]
-    event_faces = tuple(
-        face for face, spec in dice["event_die"]["faces"].items() for _ in range(spec["count"])
-    )
-    tracks = tuple(
-        Track(tid, index[spec["commodity"]], tuple(level["id"] for level in spec["levels"]))
-        for tid, spec in data["tracks"].items()
-    )
-    longest = data["titles"]["longest_road"]
+    faces = dice["event_die"]["faces"]
+    titles = data["titles"]
+    barbarians = data["barbarians"]
     return CompiledRules(
         ruleset_hash=ruleset.hash,
         goods=goods,
@@ -102,14 +184,72 @@ def compile_rules(ruleset: RuleSet) -> CompiledRules:
         good_index=index,
         bank=bank,
         costs={pid: bundle(spec.get("cost")) for pid, spec in pieces.items()},
-        supply={pid: int(spec["supply"]) for pid, spec in pieces.items() if "supply" in spec},
+        activate_cost=bundle(knight.get("activate_cost")),
+        promote_cost=bundle(knight.get("promote_cost")),
+        supply=supply,
         points={pid: int(spec.get("points", 0)) for pid, spec in pieces.items()},
+        knight_levels=knight_levels,
         production=production,
+        terrain_resource=terrain_resource,
+        land=frozenset(t for t, spec in data["terrains"].items() if spec.get("land")),
         white_faces=tuple(dice["white_die"]["faces"]),
         red_faces=tuple(dice["red_die"]["faces"]),
-        event_faces=event_faces,
+        event_faces=tuple(face for face, spec in faces.items() for _ in range(spec["count"])),
+        face_ship={f: int(s["advances_barbarians"]) for f, s in faces.items() if "track" not in s},
+        face_gate={f: track_index[s["track"]] for f, s in faces.items() if "track" in s},
         tracks=tracks,
-        longest_road_points=int(longest["points"]),
-        longest_road_min=int(longest["min_length"]),
+        track_index=track_index,
+        decks=decks,
+        cards=cards,
+        barbarian_track=int(barbarians["track_length"]),
+        strength_formula=barbarians["strength"],
+        defence_formula=barbarians["defence"],
+        defender_points=int(titles["defender"]["points"]),
+        defender_supply=int(titles["defender"]["supply"]),
+        longest_road_points=int(titles["longest_road"]["points"]),
+        longest_road_min=int(titles["longest_road"]["min_length"]),
         params=dict(data["parameters"]),
+        programs=compile_programs(ruleset),
     )
+
+
+def _tracks(
+    data: dict[str, Any], index: dict[str, int]
+) -> tuple[tuple[Track, ...], dict[str, int]]:
+    deck_of = {spec["track"]: k for k, spec in enumerate(data["decks"].values())}
+    tracks = []
+    for tid, spec in data["tracks"].items():
+        levels = spec["levels"]
+        metro = spec.get("metropolis") or {}
+        tracks.append(
+            Track(
+                id=tid,
+                commodity=index[spec["commodity"]],
+                levels=tuple(level["id"] for level in levels),
+                costs=tuple(int(level["cost"]) for level in levels),
+                draws_on=tuple(frozenset(level.get("progress_on_red", ())) for level in levels),
+                metropolis_level=int(metro.get("level", len(levels) + 1)),
+                take_level=int(metro.get("take_level", len(levels) + 1)),
+                deck=deck_of.get(tid, -1),
+            )
+        )
+    return tuple(tracks), {t.id: k for k, t in enumerate(tracks)}
+
+
+def _decks(
+    data: dict[str, Any], track_index: dict[str, int]
+) -> tuple[tuple[Deck, ...], dict[str, Card]]:
+    deck_index = {d: k for k, d in enumerate(data["decks"])}
+    cards = {
+        cid: Card(cid, deck_index[spec["deck"]], spec.get("timing", "after_roll"),
+                  int(spec.get("points", 0)))
+        for cid, spec in data["cards"].items()
+    }  # fmt: skip
+    decks = []
+    for did, spec in data["decks"].items():
+        copies = [
+            cid for cid, card in data["cards"].items() if card["deck"] == did
+            for _ in range(int(card["count"]))
+        ]  # fmt: skip
+        decks.append(Deck(did, track_index[spec["track"]], tuple(copies)))
+    return tuple(decks), cards

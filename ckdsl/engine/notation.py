@@ -1,4 +1,4 @@
-"""The readable form of every answer: "build road 12-13", "trade brick for ore", ...
+"""The readable form of every answer: "build road 12-13", "play bishop", "choose tile 7".
 
 People type these, scenarios and save files store them, and the log shows them, so one
 module owns both directions. Ids are the ones ``ckdsl board --svg`` draws: tiles and
@@ -8,11 +8,14 @@ intersections by number, edges by their two intersections, players by colour.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ckdsl.engine.decisions import IllegalAnswer, Option
 from ckdsl.engine.game import Game
 
-_BUILD = ("road", "settlement", "city", "city_wall")
+_BUILD = ("road", "settlement", "city", "city_wall", "knight")
+# Kinds of choice whose values are edges, players: shown as "12-13", "blue".
+_EDGE_KINDS = ("edge", "road")
 
 
 def player_name(game: Game, player: int) -> str:
@@ -25,25 +28,54 @@ def edge_name(game: Game, edge: int) -> str:
     return game.topo.edge_name(edge)
 
 
+def format_value(game: Game, kind: str, value: Any) -> str:
+    """A chosen value in words: edges as "12-13", players by colour, the rest as is."""
+    if kind in _EDGE_KINDS:
+        return edge_name(game, value)
+    if kind == "player":
+        return player_name(game, value)
+    return str(value)
+
+
 def format_option(game: Game, option: Option) -> str:
     """The readable form of ``option``."""
     verb = option[0]
     if verb in _BUILD:
         where = edge_name(game, option[1]) if verb == "road" else str(option[1])
         return f"build {verb} {where}"
+    simple = _SIMPLE.get(verb)
+    if simple is not None:
+        return simple.format(*option[1:])
     if verb == "bank":
         return f"trade {option[1]} for {option[2]}"
     if verb == "offer":
         return f"offer {format_goods(option[1])} for {format_goods(option[2])}"
-    if verb in ("discard", "take"):
-        return f"{verb} {option[1]}"
-    if verb == "robber":
-        return f"move robber to {option[1]}"
     if verb == "steal":
         return f"steal from {player_name(game, option[1])}"
     if verb == "partner":
         return f"trade with {player_name(game, option[1])}"
+    if verb == "choose":
+        return f"choose {option[1]} {format_value(game, option[1], option[2])}"
     return {"end": "end turn", "cancel": "cancel trade"}.get(verb, str(verb))
+
+
+_SIMPLE = {
+    "discard": "discard {}",
+    "take": "take {}",
+    "robber": "move robber to {}",
+    "activate": "activate knight {}",
+    "promote": "promote knight {}",
+    "move_knight": "move knight {} to {}",
+    "displace": "displace knight {1} with knight {0}",
+    "chase": "chase robber with knight {}",
+    "improve": "improve {}",
+    "play": "play {}",
+    "discard_card": "discard {}",
+    "metropolis": "metropolis on {}",
+    "lose_city": "lose city {}",
+    "reward": "draw {}",
+    "relocate": "relocate knight to {}",
+}
 
 
 def format_goods(goods: dict[str, int]) -> str:
@@ -57,7 +89,8 @@ _AMOUNT = re.compile(r"(?P<n>\d+) (?P<good>[a-z][a-z0-9_]*)")
 def parse_answer(game: Game, text: str) -> Option:
     """The option of the pending decision whose readable form is ``text``.
 
-    Raises IllegalAnswer naming the legal answers when there is none.
+    Raises IllegalAnswer naming the legal answers when there is none, and saying why when
+    the answer is one the game knows but refuses now (a card that cannot be played).
     """
     wanted = " ".join(text.split())
     decision = game.pending
@@ -66,6 +99,9 @@ def parse_answer(game: Game, text: str) -> Option:
     for option in decision.options:
         if format_option(game, option) == wanted:
             return option
+    for option, reason in game.blocked_answers(decision):
+        if format_option(game, option) == wanted:
+            raise IllegalAnswer(reason)
     offer = _OFFER.fullmatch(wanted)
     if offer and decision.accepts_open("offer"):
         return ("offer", _parse_goods(offer["give"]), _parse_goods(offer["get"]))

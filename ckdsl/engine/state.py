@@ -1,8 +1,8 @@
 """The game state: plain data, one RNG, nothing else.
 
-Everything a game is lives here, in lists of ints indexed by intersection, edge, player
-or good, so that copying, saving and comparing a game is cheap and exact. The board's
-shape is not state (it comes from the map's topology); where the pieces stand is.
+Everything a game is lives here, in lists of ints indexed by intersection, edge, player,
+good or track, so that copying, saving and comparing a game is cheap and exact. The
+board's shape is not state (it comes from the map's topology); where the pieces stand is.
 """
 
 from __future__ import annotations
@@ -15,11 +15,18 @@ from typing import Any
 
 NOBODY = -1
 
-# What stands on an intersection.
-EMPTY, SETTLEMENT, CITY = 0, 1, 2
+# What stands on an intersection. A damaged city is a city pillaged by the barbarians
+# when its owner had no settlement piece left to put in its place (design §7): it counts
+# and produces as a settlement and must be rebuilt before any other city is built.
+EMPTY, SETTLEMENT, CITY, DAMAGED = 0, 1, 2, 3
+
+# Knight flags, per intersection, cleared at the start of every turn (source §6).
+ACTIVATED_THIS_TURN = 1  # activated this turn: it may not act until the next one
+PROMOTED_THIS_TURN = 2  # promoted this turn: no second promotion
 
 Task = tuple[Any, ...]
-"""A piece of work waiting for a player's answer: ("discard", player, how many), ..."""
+"""A piece of work in the queue: ("discard", player, how many), ("produce", roller, 8), ...
+Tasks waiting for a player's answer become decisions; the others run on their own."""
 
 
 @dataclass(slots=True)
@@ -27,10 +34,16 @@ class PlayerState:
     """One player's hand, pieces left in supply, and what they hold on the board."""
 
     hand: list[int]  # per good index
-    supply: dict[str, int]  # piece id -> pieces not yet on the board
+    supply: dict[str, int]  # piece id or knight level id -> pieces not yet on the board
+    harbor_rates: list[int]  # best bank rate per good from harbors alone
+    levels: list[int]  # improvement level per track (0: none)
     roads: list[int] = field(default_factory=list)  # edge ids
-    buildings: list[int] = field(default_factory=list)  # intersections with own settlement/city
-    rates: list[int] = field(default_factory=list)  # best bank rate per good (harbors)
+    buildings: list[int] = field(default_factory=list)  # intersections with own building
+    knights: list[int] = field(default_factory=list)  # intersections with own knight
+    rates: list[int] = field(default_factory=list)  # bank rate per good now (all sources)
+    progress: list[str] = field(default_factory=list)  # progress cards in hand, by id
+    revealed: list[str] = field(default_factory=list)  # points cards shown (Printer, ...)
+    defender: int = 0  # Defender of Catan cards won
     points: int = 0  # tracked victory points (the property tests recount them)
     road_length: int = 0
 
@@ -42,20 +55,34 @@ class GameState:
     seed: int
     rng: random.Random
     players: list[PlayerState]
-    building: list[int]  # per intersection: EMPTY, SETTLEMENT or CITY
-    owner: list[int]  # per intersection: player or NOBODY
+    building: list[int]  # per intersection: EMPTY, SETTLEMENT, CITY or DAMAGED
+    owner: list[int]  # per intersection: owner of the building, or NOBODY
     wall: list[bool]  # per intersection: a city wall stands there
     road: list[int]  # per edge: player or NOBODY
+    knight: list[int]  # per intersection: owner of the knight there, or NOBODY
+    knight_level: list[int]  # per intersection: 1 basic, 2 strong, 3 mighty (0: none)
+    knight_active: list[bool]  # per intersection
+    knight_flags: list[int]  # per intersection: ACTIVATED_THIS_TURN | PROMOTED_THIS_TURN
     robber: int  # tile id
+    numbers: list[int | None]  # per tile: its number token (the Inventor swaps them)
     bank: list[int]  # per good index
+    decks: list[list[str]]  # per deck: card ids, the top card last
+    metropolis: list[int]  # per track: the intersection carrying its metropolis, or NOBODY
+    metropolis_kept: list[bool]  # per track: taken at the take level, held for good
     current: int = 0  # whose turn it is
     turn: int = 0  # turns begun since setup (0 during setup)
     setup_step: int = 0  # index into the setup order; past its end once setup is over
     rolled: bool = False  # the current player has rolled this turn
     dice: tuple[int, int, str] | None = None  # white, red, event face of the last roll
-    queue: list[Task] = field(default_factory=list)  # decisions owed before the main phase
+    queue: list[Task] = field(default_factory=list)  # work owed before the main phase
     fixed_rolls: list[tuple[int, int, str]] = field(default_factory=list)  # scenarios' dice
+    next_dice: tuple[int, int] | None = None  # production dice set by a card (Alchemist)
+    barbarians: int = 0  # the ship's position on its track
+    attacks: int = 0  # barbarian attacks so far
     robber_unlocked: bool = False
+    merchant: int = NOBODY  # the tile the merchant stands on
+    merchant_owner: int = NOBODY
+    modifiers: list[dict[str, Any]] = field(default_factory=list)  # until the end of turn
     longest_road_holder: int = NOBODY
     offers_made: int = 0  # trade offers to other players this turn
     winner: int = NOBODY

@@ -375,6 +375,15 @@ def _parameters(ctx: _Context) -> None:
         )
 
 
+def _effects(ctx: _Context) -> None:
+    """Every card effect, ability and formula in the DSL: syntax, names, types (design §4)."""
+    from ckdsl.dsl.program import NAME_SECTIONS, check_rules
+
+    if any(not isinstance(ctx.data.get(s), dict) for s in NAME_SECTIONS):
+        return  # the names effects use are missing: that error is reported already
+    ctx.out.extend(check_rules(ctx.data, ctx.positions))
+
+
 CHECKS: tuple[Callable[[_Context], None], ...] = (
     _goods,
     _costs,
@@ -385,6 +394,7 @@ CHECKS: tuple[Callable[[_Context], None], ...] = (
     _revealed_cards,
     _dice,
     _parameters,
+    _effects,
 )
 
 

@@ -1,7 +1,9 @@
 """Placing a scenario's position on a fresh game, without playing up to it.
 
 Every id is checked against the board and the rule set, and every fault is reported at
-the line and column of the value in the scenario file.
+the line and column of the value in the scenario file. Pieces go through the same
+``ckdsl.engine.pieces`` functions as in play, so supplies, points and trade rates come out
+right; cards are taken out of their decks, so the decks still add up.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.dsl.runtime import ability_tasks
+from ckdsl.engine import pieces
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import player_name
-from ckdsl.engine.state import CITY, EMPTY, NOBODY, SETTLEMENT
+from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest
 
@@ -52,102 +56,274 @@ def edge_of(game: Game, text: str, at: JsonPath, report: Report) -> int | None:
 
 def apply_position(game: Game, position: dict[str, Any], positions: Positions) -> list[Diagnostic]:
     """Put ``position`` on ``game`` (just started, nothing placed); return the faults."""
-    problems: list[Diagnostic] = []
-    base: JsonPath = ("position",)
-
-    def report(path: JsonPath, message: str) -> None:
-        problems.append(Diagnostic.at(positions.value(path), message, path))
-
-    state = game.state
-    state.setup_step = len(game.setup_order)
-    state.turn = int(position.get("turn_number", 1))
-    turn = position.get("turn")
-    if turn is not None:
-        state.current = player_index(game, turn, (*base, "turn"), report) or 0
-    state.rolled = position.get("phase", "before_roll") == "after_roll"
-
-    def report_key(path: JsonPath, message: str) -> None:
-        problems.append(Diagnostic.at(positions.key(path), message, path))
-
-    for colour, spec in (position.get("players") or {}).items():
-        at: JsonPath = (*base, "players", colour)
-        p = player_index(game, colour, at, report_key)
-        if p is not None:
-            _place_player(game, p, spec, at, report)
-    if "robber" in position:
-        tile = position["robber"]
-        if tile >= len(game.terrain):
-            report((*base, "robber"), f"there is no tile {tile} (the map has 0 to "
-                                      f"{len(game.terrain) - 1})")  # fmt: skip
-        else:
-            state.robber = tile
-    if "robber_unlocked" in position:
-        state.robber_unlocked = bool(position["robber_unlocked"])
-    if "longest_road" in position:
-        holder = player_index(game, position["longest_road"], (*base, "longest_road"), report)
-        if holder is not None:
-            _give_longest_road(game, holder)
-    state.log.clear()  # the position is not history
-    game.refresh()
-    return problems
+    placer = _Placer(game, positions)
+    placer.place(position)
+    return placer.problems
 
 
-def _place_player(game: Game, p: int, spec: dict[str, Any], at: JsonPath, report: Report) -> None:
-    state, topo = game.state, game.topo
-    me = state.players[p]
-    count = len(topo.inter_tiles)
+class _Placer:
+    def __init__(self, game: Game, positions: Positions) -> None:
+        self.game = game
+        self.state = game.state
+        self.positions = positions
+        self.problems: list[Diagnostic] = []
 
-    def free_spot(i: int, where: JsonPath) -> bool:
+    def report(self, path: JsonPath, message: str) -> None:
+        self.problems.append(Diagnostic.at(self.positions.value(path), message, path))
+
+    def report_key(self, path: JsonPath, message: str) -> None:
+        self.problems.append(Diagnostic.at(self.positions.key(path), message, path))
+
+    def place(self, position: dict[str, Any]) -> None:
+        game, state = self.game, self.state
+        base: JsonPath = ("position",)
+        state.setup_step = len(game.setup_order)
+        state.turn = int(position.get("turn_number", 1))
+        turn = position.get("turn")
+        if turn is not None:
+            state.current = player_index(game, turn, (*base, "turn"), self.report) or 0
+        state.rolled = position.get("phase", "before_roll") == "after_roll"
+        self.decks(position.get("decks") or {}, (*base, "decks"))
+        abilities = []
+        for colour, spec in (position.get("players") or {}).items():
+            at: JsonPath = (*base, "players", colour)
+            p = player_index(game, colour, at, self.report_key)
+            if p is not None:
+                abilities += self.player(p, spec, at)
+        if "robber" in position:
+            tile = self.tile(position["robber"], (*base, "robber"))
+            if tile is not None:
+                state.robber = tile
+        if "barbarians" in position:
+            self.barbarians(position["barbarians"], (*base, "barbarians"))
+        if "attacks" in position:
+            state.attacks = position["attacks"]
+            state.robber_unlocked = state.attacks > 0 or state.robber_unlocked
+        if "robber_unlocked" in position:
+            state.robber_unlocked = bool(position["robber_unlocked"])
+        if "merchant" in position:
+            self.merchant(position["merchant"], (*base, "merchant"))
+        for track, spec in (position.get("metropolises") or {}).items():
+            self.metropolis(track, spec, (*base, "metropolises", track))
+        if "longest_road" in position:
+            where = (*base, "longest_road")
+            holder = player_index(game, position["longest_road"], where, self.report)
+            if holder is not None:
+                _give_longest_road(game, holder)
+        pieces.refresh_all_rates(game)
+        state.log.clear()  # the position is not history
+        # The abilities of the levels placed take hold as if they had been reached.
+        game.push(*abilities)
+        game.refresh()
+
+    # --- the board ------------------------------------------------------------------
+
+    def tile(self, tile: int, at: JsonPath) -> int | None:
+        count = len(self.game.terrain)
+        if tile >= count:
+            self.report(at, f"there is no tile {tile} (the map has 0 to {count - 1})")
+            return None
+        return tile
+
+    def free_spot(self, i: int, at: JsonPath) -> bool:
+        state = self.state
+        count = len(self.game.topo.inter_tiles)
         if not 0 <= i < count:
-            report(where, f"there is no intersection {i} (the map has 0 to {count - 1})")
+            self.report(at, f"there is no intersection {i} (the map has 0 to {count - 1})")
             return False
         if state.building[i] != EMPTY:
-            owner = player_name(game, state.owner[i])
-            report(where, f"intersection {i} already holds a building of {owner}")
+            owner = player_name(self.game, state.owner[i])
+            self.report(at, f"intersection {i} already holds a building of {owner}")
+            return False
+        if state.knight[i] != NOBODY:
+            owner = player_name(self.game, state.knight[i])
+            self.report(at, f"intersection {i} already holds a knight of {owner}")
             return False
         return True
 
-    for piece, kind in (("settlements", SETTLEMENT), ("cities", CITY)):
-        supply_id = "settlement" if kind == SETTLEMENT else "city"
-        for k, i in enumerate(spec.get(piece) or []):
-            where = (*at, piece, k)
-            if not free_spot(i, where):
+    def barbarians(self, position: int, at: JsonPath) -> None:
+        track = self.game.rules.barbarian_track
+        if position >= track:
+            self.report(at, f"the barbarians' track has {track} steps: the ship stands on 0 "
+                            f"to {track - 1} (it attacks on reaching {track})")  # fmt: skip
+        else:
+            self.state.barbarians = position
+
+    def merchant(self, spec: dict[str, Any], at: JsonPath) -> None:
+        tile = self.tile(spec["tile"], (*at, "tile"))
+        owner = player_index(self.game, spec["owner"], (*at, "owner"), self.report)
+        if tile is not None and owner is not None:
+            pieces.move_merchant(self.game, owner, tile)
+
+    def metropolis(self, track: str, spec: int | dict[str, Any], at: JsonPath) -> None:
+        game, state = self.game, self.state
+        t = game.rules.track_index.get(track)
+        if t is None:
+            known = game.rules.track_index
+            self.report_key(at, f"unknown track '{track}'{suggest(track, known)}")
+            return
+        i = spec if isinstance(spec, int) else spec["at"]
+        where = at if isinstance(spec, int) else (*at, "at")
+        if not 0 <= i < len(state.building) or state.building[i] != CITY:
+            self.report(where, f"intersection {i} holds no city to carry a metropolis")
+            return
+        if i in state.metropolis:
+            self.report(where, f"the city at {i} already carries a metropolis")
+            return
+        pieces.set_metropolis(game, t, i)
+        state.metropolis_kept[t] = isinstance(spec, dict) and bool(spec.get("kept"))
+
+    def decks(self, spec: dict[str, list[str]], at: JsonPath) -> None:
+        game = self.game
+        for track, cards in spec.items():
+            t = game.rules.track_index.get(track)
+            if t is None or game.rules.tracks[t].deck < 0:
+                known = game.rules.track_index
+                self.report_key((*at, track), f"unknown track '{track}'{suggest(track, known)}")
                 continue
-            if me.supply[supply_id] <= 0:
-                report(where, f"{player_name(game, p)} has no {supply_id} left in supply")
+            deck = self.state.decks[game.rules.tracks[t].deck]
+            for k, card in reversed(list(enumerate(cards))):
+                if card not in deck:
+                    self.report((*at, track, k), self.missing_card(card, track))
+                    continue
+                deck.remove(card)
+                deck.append(card)  # the top is the end of the list
+
+    def missing_card(self, card: str, where: str) -> str:
+        cards = self.game.rules.cards
+        if card not in cards:
+            return f"unknown progress card '{card}'{suggest(card, cards)}"
+        return f"no {card} is left in the {where} deck"
+
+    def take_card(self, card: str, at: JsonPath) -> bool:
+        """Take one copy of ``card`` out of its deck; report why if there is none."""
+        spec = self.game.rules.cards.get(card)
+        if spec is None:
+            self.report(at, self.missing_card(card, ""))
+            return False
+        deck = self.state.decks[spec.deck]
+        if card not in deck:
+            self.report(at, self.missing_card(card, self.game.rules.decks[spec.deck].id))
+            return False
+        deck.remove(card)
+        return True
+
+    # --- one player -------------------------------------------------------------------
+
+    def player(self, p: int, spec: dict[str, Any], at: JsonPath) -> list[tuple[Any, ...]]:
+        """Place one player's pieces, cards and levels; the ability tasks of their levels."""
+        game, state = self.game, self.state
+        me = state.players[p]
+        name = player_name(game, p)
+        for piece, kind in (("settlements", SETTLEMENT), ("cities", CITY), ("damaged", DAMAGED)):
+            supply_id = "settlement" if kind == SETTLEMENT else "city"
+            for k, i in enumerate(spec.get(piece) or []):
+                where = (*at, piece, k)
+                if not self.free_spot(i, where):
+                    continue
+                if me.supply[supply_id] <= 0:
+                    self.report(where, f"{name} has no {supply_id} left in supply")
+                    continue
+                pieces.place_building(game, p, i, kind)
+        for k, i in enumerate(spec.get("walls") or []):
+            where = (*at, "walls", k)
+            if not (0 <= i < len(state.building) and state.owner[i] == p
+                    and state.building[i] == CITY):  # fmt: skip
+                self.report(where, f"intersection {i} holds no city of {name}")
+            elif state.wall[i] or me.supply["city_wall"] <= 0:
+                self.report(where, f"no city wall can go on {i} (already walled, or none left)")
+            else:
+                pieces.place_wall(game, p, i)
+        for k, text in enumerate(spec.get("roads") or []):
+            where = (*at, "roads", k)
+            e = edge_of(game, text, where, self.report)
+            if e is None:
                 continue
-            game.place_building(p, i, kind)
-    for k, i in enumerate(spec.get("walls") or []):
-        where = (*at, "walls", k)
-        if not (0 <= i < count and state.owner[i] == p and state.building[i] == CITY):
-            report(where, f"intersection {i} holds no city of {player_name(game, p)}")
-        elif state.wall[i] or me.supply["city_wall"] <= 0:
-            report(where, f"no city wall can go on {i} (already walled, or none left)")
-        else:
-            state.wall[i] = True
-            me.supply["city_wall"] -= 1
-    for k, text in enumerate(spec.get("roads") or []):
-        where = (*at, "roads", k)
-        e = edge_of(game, text, where, report)
-        if e is None:
-            continue
-        if state.road[e] != NOBODY:
-            report(where, f"edge {text} already holds a road")
-        elif me.supply["road"] <= 0:
-            report(where, f"{player_name(game, p)} has no road left in supply")
-        else:
-            game.place_road(p, e)
-    for good, n in (spec.get("hand") or {}).items():
-        where = (*at, "hand", good)
-        g = game.rules.good_index.get(good)
-        if g is None:
-            report(where, f"'{good}' is not a resource or commodity"
-                          f"{suggest(good, game.rules.goods)}")  # fmt: skip
-        elif state.bank[g] < n:
-            report(where, f"the bank holds only {state.bank[g]} {good}, not {n}")
-        else:
-            me.hand[g] += n
-            state.bank[g] -= n
+            if state.road[e] != NOBODY:
+                self.report(where, f"edge {text} already holds a road")
+            elif me.supply["road"] <= 0:
+                self.report(where, f"{name} has no road left in supply")
+            else:
+                pieces.place_road(game, p, e)
+        for k, knight in enumerate(spec.get("knights") or []):
+            self.knight(p, knight, (*at, "knights", k))
+        self.hand(p, spec.get("hand") or {}, (*at, "hand"))
+        for k, card in enumerate(spec.get("progress") or []):
+            if self.take_card(card, (*at, "progress", k)):
+                if game.rules.cards[card].timing == "on_draw":
+                    self.report((*at, "progress", k), f"{card} is shown when drawn, never held: "
+                                "list it under `revealed`")  # fmt: skip
+                else:
+                    me.progress.append(card)
+        for k, card in enumerate(spec.get("revealed") or []):
+            where = (*at, "revealed", k)
+            if self.take_card(card, where):
+                if not game.rules.cards[card].points:
+                    self.report(where, f"{card} is not a points card: list it under `progress`")
+                me.revealed.append(card)
+                game.add_points(p, game.rules.cards[card].points)
+        if "defender" in spec:
+            given = sum(q.defender for q in state.players)
+            count = spec["defender"]
+            if given + count > game.rules.defender_supply:
+                self.report((*at, "defender"), f"there are only {game.rules.defender_supply} "
+                                               "Defender of Catan cards")  # fmt: skip
+            else:
+                me.defender = count
+                game.add_points(p, count * game.rules.defender_points)
+        return self.levels(p, spec.get("levels") or {}, (*at, "levels"))
+
+    def knight(self, p: int, spec: dict[str, Any], at: JsonPath) -> None:
+        game = self.game
+        levels = game.rules.knight_levels
+        level = spec.get("level", 1)
+        if isinstance(level, str):
+            ids = [lv.id for lv in levels]
+            if level not in ids:
+                self.report((*at, "level"), f"unknown knight level '{level}'{suggest(level, ids)}")
+                return
+            level = ids.index(level) + 1
+        if not 1 <= level <= len(levels):
+            self.report((*at, "level"), f"knight levels go from 1 to {len(levels)}")
+            return
+        if not self.free_spot(spec["at"], (*at, "at")):
+            return
+        if not self.state.players[p].supply[levels[level - 1].id]:
+            name = player_name(game, p)
+            self.report(at, f"{name} has no {levels[level - 1].id} left in supply")
+            return
+        pieces.place_knight(game, p, spec["at"], level, bool(spec.get("active", False)))
+
+    def hand(self, p: int, goods: dict[str, int], at: JsonPath) -> None:
+        game, state = self.game, self.state
+        for good, n in goods.items():
+            g = game.rules.good_index.get(good)
+            if g is None:
+                self.report((*at, good), f"'{good}' is not a resource or commodity"
+                                         f"{suggest(good, game.rules.goods)}")  # fmt: skip
+            elif state.bank[g] < n:
+                self.report((*at, good), f"the bank holds only {state.bank[g]} {good}, not {n}")
+            else:
+                state.players[p].hand[g] += n
+                state.bank[g] -= n
+
+    def levels(self, p: int, spec: dict[str, int], at: JsonPath) -> list[tuple[Any, ...]]:
+        game = self.game
+        tasks: list[tuple[Any, ...]] = []
+        for track, level in spec.items():
+            t = game.rules.track_index.get(track)
+            if t is None:
+                known = game.rules.track_index
+                self.report_key((*at, track), f"unknown track '{track}'{suggest(track, known)}")
+                continue
+            levels = game.rules.tracks[t].levels
+            if level > len(levels):
+                self.report((*at, track), f"the {track} track has {len(levels)} levels")
+                continue
+            self.state.players[p].levels[t] = level
+            for lid in levels[:level]:
+                tasks += ability_tasks(game, "reached", p, lid)
+        return tasks
 
 
 def _give_longest_road(game: Game, holder: int) -> None:

@@ -21,7 +21,7 @@ from ckdsl.engine.notation import parse_answer, player_name
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import validate
 from ckdsl.rules.yamlload import load_yaml
-from ckdsl.scenario.expect import actual_values
+from ckdsl.scenario.expect import actual_values, same
 from ckdsl.scenario.position import apply_position, colours
 from ckdsl.session import GameSetup, start
 
@@ -238,23 +238,19 @@ def _check(game: Game, expect: dict[str, Any]) -> None:
                         mismatches.append(Mismatch("pending.excludes", "none of them", present))
                 elif value != got:
                     mismatches.append(Mismatch(f"pending.{part}", value, got))
-        elif isinstance(wanted, dict):
+        elif isinstance(wanted, dict) and key not in WHOLE:
             for sub, value in wanted.items():
-                got = found.get(sub)
-                if _normal(value) != _normal(got):
+                got = found.get(str(sub)) if isinstance(found, dict) else None
+                if not same(game, key, value, got):
                     mismatches.append(Mismatch(f"{key}.{sub}", value, got))
-        elif wanted != found:
+        elif not same(game, key, wanted, found):
             mismatches.append(Mismatch(key, wanted, found))
     if mismatches:
         raise _Failed("an expectation does not hold", mismatches)
 
 
-def _normal(value: Any) -> Any:
-    if isinstance(value, list):
-        return sorted(str(v).replace(" ", "") for v in value)
-    if isinstance(value, dict):
-        return {k: v for k, v in value.items() if v != 0}
-    return value
+# Expectations compared as one value (the others are maps by player, track or tile).
+WHOLE = frozenset({"merchant"})
 
 
 def _missing_events(wanted: list[dict[str, Any]], log: list[dict[str, Any]]) -> int | None:

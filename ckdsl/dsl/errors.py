@@ -1,0 +1,28 @@
+"""A fault in an effect or formula, at a line and column of its own text."""
+
+from __future__ import annotations
+
+
+class DslError(Exception):
+    """What is wrong, where (1-based, in the effect's text), and a hint for a common slip."""
+
+    def __init__(self, line: int, col: int, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.col = col
+        self.message = message
+        self.hint = hint
+
+    def __repr__(self) -> str:
+        return f"DslError({self.line}, {self.col}, {self.message!r}, {self.hint!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DslError) and (self.line, self.col, self.message, self.hint) == (
+            other.line,
+            other.col,
+            other.message,
+            other.hint,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.col, self.message))

@@ -1,0 +1,984 @@
+"""The vocabulary of the effect DSL: every verb and function, with its typed signature,
+a one-line doc, and the Python that carries it out against the engine.
+
+The grammar knows only the shapes (``verb argument... clause...``, ``name(arguments)``);
+what the names mean is this registry, so the checker can report an unknown name, a wrong
+number of arguments or a wrong type at validate time, ``ckdsl explain`` and docs/dsl.md can
+list it, and a new verb is one decorated function here. Implementations receive an
+``Env`` (the game, the player ``me``, the effect's variables) and plain values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ckdsl.dsl.types import (
+    ANY,
+    BOOL,
+    BUILDING,
+    BUNDLE,
+    CARD,
+    CITY,
+    COMMODITY,
+    EDGE,
+    GOOD,
+    INT,
+    INTERSECTION,
+    KNIGHT,
+    PLAYER,
+    RESOURCE,
+    ROAD,
+    SETTLEMENT,
+    TERRAIN,
+    TILE,
+    TRACK,
+    Type,
+    list_of,
+    words,
+)
+from ckdsl.engine.compiled import has
+from ckdsl.engine.state import CITY as CITY_KIND
+from ckdsl.engine.state import EMPTY, NOBODY
+from ckdsl.engine.state import SETTLEMENT as SETTLEMENT_KIND
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+
+
+class Env:
+    """What an effect sees while it runs: the game, its player, its variables."""
+
+    __slots__ = ("game", "me", "vars")
+
+    def __init__(self, game: Game, me: int, variables: dict[str, Any]) -> None:
+        self.game = game
+        self.me = me
+        self.vars = variables
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function or selector: ``points(p)``, ``opponents``. Pure: it changes nothing."""
+
+    name: str
+    params: tuple[Type, ...]
+    result: Type
+    doc: str
+    impl: Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: Type
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """A verb: ``give 1 g from p to me``. Positional parameters, then clauses by their
+    preposition, then flag words (``free``, ``once``)."""
+
+    name: str
+    params: tuple[Param, ...]
+    clauses: dict[str, Param]
+    flags: frozenset[str]
+    doc: str
+    impl: Callable[[Env, list[Any], dict[str, Any], frozenset[str]], None]
+    example: str = ""
+    decides: dict[str, str] = field(default_factory=dict)  # word -> choice kind if no `at`
+
+
+FUNCTIONS: dict[str, list[Function]] = {}
+VERBS: dict[str, Verb] = {}
+
+AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
+"""Functions that also take a selection: ``count(each t in tiles where ...)``."""
+
+
+def function(
+    name: str, params: tuple[Type, ...], result: Type, doc: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl))
+        return impl
+
+    return register
+
+
+def verb(
+    name: str,
+    params: tuple[Param, ...],
+    doc: str,
+    *,
+    clauses: dict[str, Param] | None = None,
+    flags: tuple[str, ...] = (),
+    example: str = "",
+    decides: dict[str, str] | None = None,
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def register(impl: Callable[..., None]) -> Callable[..., None]:
+        VERBS[name] = Verb(
+            name, params, clauses or {}, frozenset(flags), doc, impl, example, decides or {}
+        )
+        return impl
+
+    return register
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+@function("me", (), PLAYER, "the player who plays the card (or holds the ability)")
+def _me(env: Env) -> int:
+    return env.me
+
+
+@function("opponents", (), list_of(PLAYER), "every other player, in turn order after me")
+def _opponents(env: Env) -> list[int]:
+    return [q for q in env.game.order_from(env.me) if q != env.me]
+
+
+@function("players", (), list_of(PLAYER), "every player, in turn order from me")
+def _players(env: Env) -> list[int]:
+    return list(env.game.order_from(env.me))
+
+
+@function("current", (), PLAYER, "the player whose turn it is")
+def _current(env: Env) -> int:
+    return env.game.state.current
+
+
+@function("points", (PLAYER,), INT, "p's victory points")
+def _points(env: Env, p: int) -> int:
+    return env.game.state.players[p].points
+
+
+@function("hand_size", (PLAYER,), INT, "how many resources and commodities p holds")
+def _hand_size(env: Env, p: int) -> int:
+    return sum(env.game.state.players[p].hand)
+
+
+@function("amount", (PLAYER, GOOD), INT, "how many of good g p holds")
+def _amount(env: Env, p: int, g: str) -> int:
+    return env.game.state.players[p].hand[env.game.rules.good_index[g]]
+
+
+@function("has", (PLAYER, BUNDLE), BOOL, "whether p holds all these goods")
+def _has(env: Env, p: int, goods: dict[str, int]) -> bool:
+    hand, index = env.game.state.players[p].hand, env.game.rules.good_index
+    return all(hand[index[g]] >= n for g, n in goods.items())
+
+
+@function("hand", (PLAYER,), list_of(GOOD), "the goods p holds at least one of")
+def _hand(env: Env, p: int) -> list[str]:
+    hand, goods = env.game.state.players[p].hand, env.game.rules.goods
+    return [goods[g] for g, n in enumerate(hand) if n]
+
+
+@function("progress", (PLAYER,), list_of(CARD), "the progress cards in p's hand")
+def _progress(env: Env, p: int) -> list[str]:
+    return list(dict.fromkeys(env.game.state.players[p].progress))
+
+
+@function("level", (PLAYER, TRACK), INT, "p's improvement level in a track (0 to 5)")
+def _level_of(env: Env, p: int, track: str) -> int:
+    return env.game.state.players[p].levels[env.game.rules.track_index[track]]
+
+
+@function("can_improve", (PLAYER, TRACK), BOOL, "whether p could improve a track (cost aside)")
+def _can_improve(env: Env, p: int, track: str) -> bool:
+    from ckdsl.engine.improvements import can_improve
+
+    return can_improve(env.game, p, env.game.rules.track_index[track])
+
+
+# --- the board ----------------------------------------------------------------------------
+
+
+@function("tiles", (), list_of(TILE), "every tile of the board")
+def _tiles(env: Env) -> list[int]:
+    return list(range(len(env.game.terrain)))
+
+
+@function("intersections", (), list_of(INTERSECTION), "every intersection of the board")
+def _intersections(env: Env) -> list[int]:
+    return list(range(len(env.game.topo.inter_tiles)))
+
+
+@function("edges", (), list_of(EDGE), "every edge of the board")
+def _edges(env: Env) -> list[int]:
+    return list(range(len(env.game.topo.edge_ends)))
+
+
+@function("terrain", (TILE,), TERRAIN, "the terrain of tile t")
+def _terrain(env: Env, t: int) -> str:
+    return env.game.terrain[t]
+
+
+@function("number", (TILE,), INT, "the number token on tile t (0 if it has none)")
+def _number(env: Env, t: int) -> int:
+    return env.game.state.numbers[t] or 0
+
+
+@function("land", (TILE,), BOOL, "whether tile t is land (pieces may stand next to it)")
+def _land(env: Env, t: int) -> bool:
+    return env.game.terrain[t] in env.game.rules.land
+
+
+@function("corners", (TILE,), list_of(INTERSECTION), "the six intersections around tile t")
+def _corners(env: Env, t: int) -> list[int]:
+    return list(env.game.topo.tile_corners[t])
+
+
+@function("tiles_at", (INTERSECTION,), list_of(TILE), "the tiles around intersection i")
+def _tiles_at(env: Env, i: int) -> list[int]:
+    return list(env.game.topo.inter_tiles[i])
+
+
+@function("adjacent", (INTERSECTION, TILE), BOOL, "whether intersection i is a corner of tile t")
+def _adjacent(env: Env, i: int, t: int) -> bool:
+    return i in env.game.topo.tile_corners[t]
+
+
+@function("touches", (PLAYER, TILE), BOOL, "whether p has a settlement or city next to tile t")
+def _touches(env: Env, p: int, t: int) -> bool:
+    owner = env.game.state.owner
+    return any(owner[i] == p for i in env.game.topo.tile_corners[t])
+
+
+@function("robber_tile", (), TILE, "the tile the robber stands on")
+def _robber_tile(env: Env) -> int:
+    return env.game.state.robber
+
+
+@function("robber_unlocked", (), BOOL, "whether the robber may move (after the first attack)")
+def _robber_unlocked(env: Env) -> bool:
+    return env.game.state.robber_unlocked
+
+
+@function("merchant_tile", (), TILE, "the tile the merchant stands on (-1: not placed)")
+def _merchant_tile(env: Env) -> int:
+    return env.game.state.merchant
+
+
+@function("barbarians", (), INT, "how far the barbarian ship has come on its track")
+def _barbarians(env: Env) -> int:
+    return env.game.state.barbarians
+
+
+@function("attacks", (), INT, "how many barbarian attacks there have been")
+def _attacks(env: Env) -> int:
+    return env.game.state.attacks
+
+
+@function("white_faces", (), list_of(INT), "the faces of the white die")
+def _white_faces(env: Env) -> list[int]:
+    return list(env.game.rules.white_faces)
+
+
+@function("red_faces", (), list_of(INT), "the faces of the red die")
+def _red_faces(env: Env) -> list[int]:
+    return list(env.game.rules.red_faces)
+
+
+# --- buildings ----------------------------------------------------------------------------
+
+
+def _buildings_where(env: Env, p: int | None, kinds: tuple[int, ...]) -> list[int]:
+    state = env.game.state
+    building, owner = state.building, state.owner
+    return [
+        i for i in range(len(building)) if building[i] in kinds and (p is None or owner[i] == p)
+    ]
+
+
+@function("cities", (), list_of(CITY), "every city on the board (metropolises included)")
+def _all_cities(env: Env) -> list[int]:
+    return _buildings_where(env, None, (CITY_KIND,))
+
+
+@function("cities", (PLAYER,), list_of(CITY), "p's cities (metropolises included)")
+def _cities(env: Env, p: int) -> list[int]:
+    return _buildings_where(env, p, (CITY_KIND,))
+
+
+@function("settlements", (PLAYER,), list_of(SETTLEMENT), "p's settlements")
+def _settlements(env: Env, p: int) -> list[int]:
+    return _buildings_where(env, p, (SETTLEMENT_KIND,))
+
+
+@function("buildings", (PLAYER,), list_of(BUILDING), "p's settlements and cities")
+def _buildings(env: Env, p: int) -> list[int]:
+    return sorted(env.game.state.players[p].buildings)
+
+
+@function("metropolises", (), list_of(CITY), "every city carrying a metropolis")
+def _all_metropolises(env: Env) -> list[int]:
+    return sorted(i for i in env.game.state.metropolis if i != NOBODY)
+
+
+@function("metropolises", (PLAYER,), list_of(CITY), "p's cities carrying a metropolis")
+def _metropolises(env: Env, p: int) -> list[int]:
+    state = env.game.state
+    return sorted(i for i in state.metropolis if i != NOBODY and state.owner[i] == p)
+
+
+@function("walls", (PLAYER,), list_of(CITY), "p's cities with a city wall")
+def _walls(env: Env, p: int) -> list[int]:
+    state = env.game.state
+    return sorted(i for i in state.players[p].buildings if state.wall[i])
+
+
+@function("walled", (CITY,), BOOL, "whether city c has a city wall")
+def _walled(env: Env, c: int) -> bool:
+    return env.game.state.wall[c]
+
+
+@function("is_metropolis", (CITY,), BOOL, "whether city c carries a metropolis")
+def _is_metropolis(env: Env, c: int) -> bool:
+    return c in env.game.state.metropolis
+
+
+@function("owner", (BUILDING,), PLAYER, "who owns the settlement or city on b (-1: nobody)")
+def _building_owner(env: Env, b: int) -> int:
+    return env.game.state.owner[b]
+
+
+# --- roads --------------------------------------------------------------------------------
+
+
+@function("roads", (), list_of(ROAD), "every road on the board")
+def _all_roads(env: Env) -> list[int]:
+    return [e for e, p in enumerate(env.game.state.road) if p != NOBODY]
+
+
+@function("roads", (PLAYER,), list_of(ROAD), "p's roads")
+def _roads(env: Env, p: int) -> list[int]:
+    return sorted(env.game.state.players[p].roads)
+
+
+@function("owner", (ROAD,), PLAYER, "who owns road r (-1: nobody)")
+def _road_owner(env: Env, r: int) -> int:
+    return env.game.state.road[r]
+
+
+@function("is_open", (ROAD,), BOOL, "whether one end of road r has no other piece of its owner")
+def _is_open(env: Env, r: int) -> bool:
+    game = env.game
+    state, topo = game.state, game.topo
+    player = state.road[r]
+    if player == NOBODY:
+        return False
+    for i in topo.edge_ends[r]:
+        if state.owner[i] == player or state.knight[i] == player:
+            continue
+        if not any(e != r and state.road[e] == player for e in topo.inter_edges[i]):
+            return True
+    return False
+
+
+@function(
+    "connected", (PLAYER, INTERSECTION), BOOL, "whether intersection i touches one of p's roads"
+)
+def _connected(env: Env, p: int, i: int) -> bool:
+    road = env.game.state.road
+    return any(road[e] == p for e in env.game.topo.inter_edges[i])
+
+
+@function("road_spots", (PLAYER,), list_of(EDGE), "where p may build a road now")
+def _road_spots(env: Env, p: int) -> list[int]:
+    from ckdsl.engine.building import spots
+
+    return spots(env.game, p, "road")
+
+
+# --- knights ------------------------------------------------------------------------------
+
+
+@function("knights", (), list_of(KNIGHT), "every knight on the board")
+def _all_knights(env: Env) -> list[int]:
+    return [i for i, p in enumerate(env.game.state.knight) if p != NOBODY]
+
+
+@function("knights", (PLAYER,), list_of(KNIGHT), "p's knights")
+def _knights(env: Env, p: int) -> list[int]:
+    return sorted(env.game.state.players[p].knights)
+
+
+@function("level", (KNIGHT,), INT, "knight k's level (1 basic, 2 strong, 3 mighty)")
+def _knight_level(env: Env, k: int) -> int:
+    return env.game.state.knight_level[k]
+
+
+@function("strength", (KNIGHT,), INT, "knight k's strength (from its level in the rule set)")
+def _strength(env: Env, k: int) -> int:
+    level = env.game.state.knight_level[k]
+    return env.game.rules.knight_levels[level - 1].strength if level else 0
+
+
+@function("active", (KNIGHT,), BOOL, "whether knight k is active")
+def _active(env: Env, k: int) -> bool:
+    return env.game.state.knight_active[k]
+
+
+@function("owner", (KNIGHT,), PLAYER, "who owns knight k")
+def _knight_owner(env: Env, k: int) -> int:
+    return env.game.state.knight[k]
+
+
+@function("can_promote", (KNIGHT,), BOOL, "whether knight k may be promoted now (cost aside)")
+def _can_promote(env: Env, k: int) -> bool:
+    from ckdsl.engine.knights import can_promote_knight
+
+    owner = env.game.state.knight[k]
+    return owner != NOBODY and can_promote_knight(env.game, owner, k)
+
+
+@function("knights_left", (PLAYER, INT), INT, "how many knights of a level p has in supply")
+def _knights_left(env: Env, p: int, level: int) -> int:
+    levels = env.game.rules.knight_levels
+    if not 1 <= level <= len(levels):
+        return 0
+    return env.game.state.players[p].supply[levels[level - 1].id]
+
+
+@function("knight_spots", (PLAYER,), list_of(INTERSECTION), "free intersections on p's roads")
+def _knight_spots(env: Env, p: int) -> list[int]:
+    from ckdsl.engine.board_rules import knight_spots
+
+    return knight_spots(env.game.topo, env.game.state, p)
+
+
+# --- goods, cards, tracks -----------------------------------------------------------------
+
+
+@function("resources", (), list_of(RESOURCE), "every resource")
+def _resources(env: Env) -> list[str]:
+    rules = env.game.rules
+    return [rules.goods[g] for g in rules.resources]
+
+
+@function("commodities", (), list_of(COMMODITY), "every commodity")
+def _commodities(env: Env) -> list[str]:
+    rules = env.game.rules
+    return [rules.goods[g] for g in rules.commodities]
+
+
+@function("resources", (PLAYER,), list_of(RESOURCE), "the resources p holds at least one of")
+def _resources_of(env: Env, p: int) -> list[str]:
+    rules, hand = env.game.rules, env.game.state.players[p].hand
+    return [rules.goods[g] for g in rules.resources if hand[g]]
+
+
+@function("commodities", (PLAYER,), list_of(COMMODITY), "the commodities p holds at least one of")
+def _commodities_of(env: Env, p: int) -> list[str]:
+    rules, hand = env.game.rules, env.game.state.players[p].hand
+    return [rules.goods[g] for g in rules.commodities if hand[g]]
+
+
+@function("goods", (), list_of(GOOD), "every resource and commodity")
+def _goods(env: Env) -> list[str]:
+    return list(env.game.rules.goods)
+
+
+@function("bank", (GOOD,), INT, "how many of good g the bank holds")
+def _bank(env: Env, g: str) -> int:
+    return env.game.state.bank[env.game.rules.good_index[g]]
+
+
+@function("tracks", (), list_of(TRACK), "every improvement track")
+def _tracks(env: Env) -> list[str]:
+    return [t.id for t in env.game.rules.tracks]
+
+
+@function("terrains", (), list_of(TERRAIN), "every terrain")
+def _terrains(env: Env) -> list[str]:
+    return list(env.game.rules.production)
+
+
+@function("deck_size", (TRACK,), INT, "how many cards are left in the progress deck of a track")
+def _deck_size(env: Env, track: str) -> int:
+    deck = env.game.rules.tracks[env.game.rules.track_index[track]].deck
+    return len(env.game.state.decks[deck]) if deck >= 0 else 0
+
+
+# --- numbers and selections ---------------------------------------------------------------
+
+
+@function("count", (list_of(ANY),), INT, "how many items a list or selection has")
+def _count(env: Env, items: list[Any]) -> int:
+    return len(items)
+
+
+@function("sum", (list_of(INT),), INT, "the sum of a list or selection of numbers")
+def _sum(env: Env, items: list[int]) -> int:
+    return sum(items)
+
+
+@function("min", (INT, INT), INT, "the smaller of two numbers")
+def _min2(env: Env, a: int, b: int) -> int:
+    return min(a, b)
+
+
+@function("max", (INT, INT), INT, "the larger of two numbers")
+def _max2(env: Env, a: int, b: int) -> int:
+    return max(a, b)
+
+
+@function("min", (list_of(INT),), INT, "the smallest number of a list or selection (0 if empty)")
+def _min(env: Env, items: list[int]) -> int:
+    return min(items, default=0)
+
+
+@function("max", (list_of(INT),), INT, "the largest number of a list or selection (0 if empty)")
+def _max(env: Env, items: list[int]) -> int:
+    return max(items, default=0)
+
+
+@function("any", (list_of(BOOL),), BOOL, "whether a selection has any item (or any true)")
+def _any(env: Env, items: list[bool]) -> bool:
+    return any(items)
+
+
+@function("all", (list_of(BOOL),), BOOL, "whether every item of a list is true")
+def _all(env: Env, items: list[bool]) -> bool:
+    return all(items)
+
+
+@function("true", (), BOOL, "yes")
+def _true(env: Env) -> bool:
+    return True
+
+
+@function("false", (), BOOL, "no")
+def _false(env: Env) -> bool:
+    return False
+
+
+# ===== verbs ===============================================================================
+
+
+def _bank_give(game: Game, player: int, good: str, n: int) -> int:
+    """Up to ``n`` of ``good`` from the bank to ``player``; how many moved."""
+    g = game.rules.good_index[good]
+    state = game.state
+    moved = max(0, min(n, state.bank[g]))
+    state.bank[g] -= moved
+    state.players[player].hand[g] += moved
+    return moved
+
+
+def _hand_move(game: Game, giver: int, taker: int, good: str, n: int) -> int:
+    """Up to ``n`` of ``good`` from one hand to another (or the bank: NOBODY)."""
+    g = game.rules.good_index[good]
+    state = game.state
+    source = state.bank if giver == NOBODY else state.players[giver].hand
+    moved = max(0, min(n, source[g]))
+    source[g] -= moved
+    if taker == NOBODY:
+        state.bank[g] += moved
+    else:
+        state.players[taker].hand[g] += moved
+    return moved
+
+
+@verb(
+    "gain",
+    (Param("amount", INT), Param("good", GOOD)),
+    "p (default: me) takes that many of a good from the bank, as many as it holds",
+    clauses={"to": Param("player", PLAYER, True)},
+    example="gain 2 grain",
+)
+def _gain(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    n, good = args
+    p = clauses.get("to", env.me)
+    moved = _bank_give(env.game, p, good, n)
+    if moved:
+        env.game.log("produce", p, goods={good: moved})
+
+
+@verb(
+    "pay",
+    (Param("amount", INT), Param("good", GOOD)),
+    "p (default: me) pays that many of a good to the bank, as many as they hold",
+    clauses={"from": Param("player", PLAYER, True)},
+    example="pay 1 ore",
+)
+def _pay(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    n, good = args
+    p = clauses.get("from", env.me)
+    moved = _hand_move(env.game, p, NOBODY, good, n)
+    if moved:
+        env.game.log("pay", p, goods={good: moved})
+
+
+@verb(
+    "give",
+    (Param("amount", INT), Param("good", GOOD)),
+    "one player gives another up to that many of a good (as many as they hold)",
+    clauses={"from": Param("giver", PLAYER), "to": Param("taker", PLAYER)},
+    example="give 1 g from p to me",
+)
+def _give(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    _transfer(env, args[0], args[1], clauses["from"], clauses["to"])
+
+
+@verb(
+    "take",
+    (Param("amount", INT), Param("good", GOOD)),
+    "take up to that many of a good from p (as many as they hold), for me or `to` q",
+    clauses={"from": Param("player", PLAYER), "to": Param("taker", PLAYER, True)},
+    example="take 2 r from p",
+)
+def _take(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    _transfer(env, args[0], args[1], clauses["from"], clauses.get("to", env.me))
+
+
+def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
+    if giver == taker:
+        return
+    moved = _hand_move(env.game, giver, taker, good, n)
+    if moved:
+        env.game.log("give", giver, partner=taker, goods={good: moved})
+
+
+@verb(
+    "steal",
+    (Param("amount", INT),),
+    "take that many random resources or commodities from p, one by one",
+    clauses={"from": Param("player", PLAYER), "to": Param("taker", PLAYER, True)},
+    example="steal 1 from p",
+)
+def _steal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.turn import steal
+
+    for _ in range(args[0]):
+        if steal(env.game, clauses.get("to", env.me), clauses["from"]) is None:
+            break
+
+
+@verb(
+    "discard",
+    (Param("amount", INT),),
+    "p discards that many resources or commodities of their choice, one at a time",
+    clauses={"by": Param("player", PLAYER)},
+    example="discard (hand_size(p) / 2) by p",
+)
+def _discard(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    p = clauses["by"]
+    n = min(args[0], sum(env.game.state.players[p].hand))
+    if n > 0:
+        env.game.push(("discard", p, n))
+
+
+@verb(
+    "move",
+    (Param("piece", words("robber", "merchant")),),
+    "move the robber or the merchant to tile t (the merchant is then mine, or `by` p's)",
+    clauses={"to": Param("tile", TILE), "by": Param("player", PLAYER, True)},
+    example="move robber to t",
+)
+def _move(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.pieces import move_merchant
+
+    game, tile = env.game, clauses["to"]
+    if args[0] == "robber":
+        game.state.robber = tile
+        game.log("robber", env.me, tile=tile)
+    else:
+        move_merchant(game, clauses.get("by", env.me), tile)
+
+
+@verb(
+    "build",
+    (Param("piece", words("road", "settlement", "city", "city_wall", "knight")),),
+    "build a piece for me, at its usual cost, `free`, or `paying` goods; without `at`, "
+    "I choose where among the legal places",
+    clauses={
+        "at": Param("place", ANY, True),
+        "paying": Param("price", BUNDLE, True),
+    },
+    flags=("free",),
+    example="build road free",
+    decides={
+        "road": "edge",
+        "settlement": "intersection",
+        "city": "intersection",
+        "city_wall": "intersection",
+        "knight": "intersection",
+    },
+)
+def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine import building, pieces
+
+    game, me, piece = env.game, env.me, args[0]
+    at = clauses.get("at")
+    if at is None or at not in building.spots(game, me, piece):
+        return
+    if "free" not in flags:
+        if "paying" in clauses:
+            price, modifier = game.bundle(clauses["paying"]), -1
+        else:
+            price, modifier = building.cost_of(game, me, piece, game.rules.costs[piece])
+        if not has(game.state.players[me].hand, price):
+            return
+        building.spend(game, me, price, modifier)
+    if piece == "knight":
+        pieces.place_knight(game, me, at, 1, False)
+    else:
+        building.build(game, me, piece, at)
+
+
+@verb(
+    "improve",
+    (Param("track", TRACK),),
+    "raise my level in a track by one, at its cost or `free`",
+    flags=("free",),
+    example="improve science free",
+)
+def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine import improvements
+    from ckdsl.engine.building import spend
+
+    game, me = env.game, env.me
+    t = game.rules.track_index[args[0]]
+    price = improvements.improvement_price(game, me, t)
+    if price is None:
+        return
+    if "free" not in flags:
+        if not has(game.state.players[me].hand, price[0]):
+            return
+        spend(game, me, *price)
+    improvements.improve(game, me, t)
+
+
+@verb(
+    "place",
+    (Param("piece", words("knight")),),
+    "put a knight of mine (or `for` p) on a free intersection, of level `with` n (default "
+    "1), inactive, free; any level, whatever the improvements",
+    clauses={
+        "at": Param("place", INTERSECTION),
+        "with": Param("level", INT, True),
+        "for": Param("player", PLAYER, True),
+    },
+    example="place knight at i with 2",
+)
+def _place(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.pieces import place_knight
+
+    game = env.game
+    state = game.state
+    p, i, level = clauses.get("for", env.me), clauses["at"], clauses.get("with", 1)
+    levels = game.rules.knight_levels
+    if not 1 <= level <= len(levels) or not state.players[p].supply[levels[level - 1].id]:
+        return
+    if state.building[i] != EMPTY or state.knight[i] != NOBODY:
+        return
+    place_knight(game, p, i, level, False)
+
+
+@verb(
+    "remove",
+    (Param("piece", words("knight", "road")), Param("which", ANY)),
+    "take a knight or road off the board, back to its owner's supply",
+    example="remove road r",
+)
+def _remove(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.pieces import remove_knight, remove_road
+
+    game = env.game
+    piece, at = args
+    if piece == "knight" and game.state.knight[at] != NOBODY:
+        remove_knight(game, at)
+    elif piece == "road" and game.state.road[at] != NOBODY:
+        remove_road(game, at)
+
+
+@verb(
+    "promote",
+    (Param("knight", KNIGHT),),
+    "raise knight k one level (the level's requirement applies), at its cost or `free`",
+    flags=("free",),
+    example="promote k free",
+)
+def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.knights import can_promote_knight, promote
+
+    game = env.game
+    k = args[0]
+    owner = game.state.knight[k]
+    if owner == NOBODY or not can_promote_knight(game, owner, k):
+        return
+    if "free" not in flags:
+        if not has(game.state.players[owner].hand, game.rules.promote_cost):
+            return
+        game.pay(owner, game.rules.promote_cost)
+    promote(game, owner, k)
+
+
+@verb(
+    "activate",
+    (Param("knight", KNIGHT),),
+    "activate knight k (it may not act this turn), at its cost or `free`",
+    flags=("free",),
+    example="activate k free",
+)
+def _activate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.pieces import activate_knight
+
+    game = env.game
+    k = args[0]
+    owner = game.state.knight[k]
+    if owner == NOBODY or game.state.knight_active[k]:
+        return
+    if "free" not in flags:
+        if not has(game.state.players[owner].hand, game.rules.activate_cost):
+            return
+        game.pay(owner, game.rules.activate_cost)
+    activate_knight(game, k)
+    game.log("activate", owner, at=k)
+
+
+@verb(
+    "deactivate",
+    (Param("knight", KNIGHT),),
+    "make knight k inactive",
+    example="deactivate k",
+)
+def _deactivate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    env.game.state.knight_active[args[0]] = False
+
+
+@verb(
+    "displace",
+    (Param("knight", KNIGHT),),
+    "take knight k off its intersection: its owner puts it on a free place of their "
+    "network, or it is removed if there is none",
+    example="displace k",
+)
+def _displace(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.knights import displace_to_network
+    from ckdsl.engine.pieces import remove_knight
+
+    game = env.game
+    k = args[0]
+    owner = game.state.knight[k]
+    if owner == NOBODY:
+        return
+    game.log("displace", env.me, at=k, to=k, victim=owner)
+    level, active = remove_knight(game, k)
+    displace_to_network(game, owner, level, active, k)
+
+
+@verb(
+    "swap",
+    (Param("tile", TILE),),
+    "swap the number tokens of two tiles",
+    clauses={"with": Param("other", TILE)},
+    example="swap a with b",
+)
+def _swap(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    game = env.game
+    a, b = args[0], clauses["with"]
+    numbers = game.state.numbers
+    numbers[a], numbers[b] = numbers[b], numbers[a]
+    game.index_numbers()
+    game.log("swap", env.me, tile=a, other=b)
+
+
+@verb(
+    "draw",
+    (Param("track", TRACK),),
+    "the top card of a track's progress deck goes to me (or `to` p)",
+    clauses={"to": Param("player", PLAYER, True)},
+    example="draw politics to p",
+)
+def _draw(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.progress import draw
+
+    deck = env.game.rules.tracks[env.game.rules.track_index[args[0]]].deck
+    if deck >= 0:
+        draw(env.game, clauses.get("to", env.me), deck)
+
+
+@verb(
+    "grant",
+    (Param("kind", words("rate", "discount", "price")), Param("value", ANY)),
+    "a modifier for me until the end of the turn (`always`: for good; `once`: used up by "
+    "one purchase): `rate n on goods` trades them n:1 with the bank, `discount n on "
+    "improvement` takes n commodities off, `price {..} on city` sets a price",
+    clauses={"on": Param("target", ANY)},
+    flags=("once", "always"),
+    example="grant rate 2 on g",
+)
+def _grant(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.pieces import refresh_rates
+
+    game = env.game
+    kind, value = args
+    target = clauses["on"]
+    mod: dict[str, Any] = {"player": env.me, "kind": "cost" if kind == "price" else kind}
+    if kind == "rate":
+        mod["goods"] = list(target) if isinstance(target, list) else [target]
+    else:
+        mod["target"] = target
+    mod["value"] = value
+    if "once" in flags:
+        mod["once"] = True
+    if "always" in flags:
+        mod["always"] = True
+    game.state.modifiers.append(mod)
+    game.log("modifier", env.me, kind=kind)
+    if kind == "rate":
+        refresh_rates(game, env.me)
+
+
+@verb(
+    "set",
+    (Param("what", words("dice")), Param("white", INT), Param("red", INT)),
+    "the next roll's white and red dice show these numbers (the event die rolls as usual)",
+    example="set dice w r",
+)
+def _set(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    _, white, red = args
+    env.game.state.next_dice = (white, red)
+    env.game.log("dice_set", env.me, white=white, red=red)
+
+
+@verb(
+    "seize",
+    (Param("card", CARD),),
+    "take a progress card from p's hand into mine (over the hand limit, I discard one)",
+    clauses={"from": Param("player", PLAYER)},
+    example="seize c from p",
+)
+def _seize(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    from ckdsl.engine.progress import hand_limit
+
+    game, card, victim = env.game, args[0], clauses["from"]
+    held = game.state.players[victim].progress
+    if card not in held or victim == env.me:
+        return
+    held.remove(card)
+    mine = game.state.players[env.me].progress
+    mine.append(card)
+    game.log("seize", env.me, victim=victim, card=card)
+    over = len(mine) - hand_limit(game, env.me)
+    if over > 0:
+        game.push(("discard_progress", env.me, over))
+
+
+@verb(
+    "reveal",
+    (Param("player", PLAYER),),
+    "p shows me their progress cards",
+    example="reveal p",
+)
+def _reveal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+    env.game.log("reveal_hand", args[0], viewer=env.me)
+
+
+GRANT_TARGETS = frozenset({"improvement", "road", "settlement", "city", "city_wall", "knight"})

@@ -1,0 +1,123 @@
+"""Building roads, settlements, cities and city walls in the main phase (source §2, §9).
+
+Costs come from the rule set through ``cost_of``, which also applies the cost modifiers a
+card may grant until the end of the turn (a discount, a fixed price).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ckdsl.engine import board_rules, pieces
+from ckdsl.engine.compiled import Bundle, has
+from ckdsl.engine.decisions import Option
+from ckdsl.engine.state import CITY, DAMAGED, SETTLEMENT
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+
+
+def cost_of(game: Game, player: int, what: str, base: Bundle) -> tuple[Bundle, int]:
+    """The price of ``what`` (a piece id, or ``improvement``) for ``player`` now, and the
+    index of the modifier that set it (-1: none). Modifiers of one purchase never add
+    up: the cheapest one applies (design §7: Cranes are not combined)."""
+    mods = game.state.modifiers
+    if not mods:
+        return base, -1
+    best, used = base, -1
+    for k, mod in enumerate(mods):
+        if mod["player"] != player or mod.get("target") != what:
+            continue
+        if mod["kind"] == "cost":
+            price = game.bundle(mod["value"])
+        elif mod["kind"] == "discount":
+            price = _discounted(base, mod["value"])
+        else:
+            continue
+        if sum(n for _, n in price) < sum(n for _, n in best):
+            best, used = price, k
+    return best, used
+
+
+def _discounted(base: Bundle, less: int) -> Bundle:
+    out = []
+    for g, n in base:
+        cut = min(n, less)
+        less -= cut
+        if n - cut:
+            out.append((g, n - cut))
+    return tuple(out)
+
+
+def spend(game: Game, player: int, cost: Bundle, modifier: int) -> None:
+    """Pay ``cost``; a modifier used once is then spent."""
+    game.pay(player, cost)
+    if modifier >= 0:
+        mods = game.state.modifiers
+        if mods[modifier].get("once"):
+            del mods[modifier]
+
+
+PIECES = ("road", "settlement", "city", "city_wall")
+
+
+def main_options(game: Game, player: int, options: list[Option]) -> None:
+    hand = game.state.players[player].hand
+    for piece in PIECES:
+        if has(hand, _price(game, player, piece)):
+            options += [(piece, at) for at in spots(game, player, piece)]
+
+
+def _price(game: Game, player: int, piece: str) -> Bundle:
+    base = game.rules.costs[piece]
+    return cost_of(game, player, piece, base)[0] if game.state.modifiers else base
+
+
+def _on_build(game: Game, player: int, option: Option) -> None:
+    verb, at = option[0], option[1]
+    cost, modifier = cost_of(game, player, verb, game.rules.costs[verb])
+    spend(game, player, cost, modifier)
+    build(game, player, verb, at)
+
+
+def build(game: Game, player: int, piece: str, at: int) -> None:
+    """Put ``piece`` (road, settlement, city, city_wall) at ``at``, already paid for."""
+    if piece == "road":
+        pieces.place_road(game, player, at)
+    elif piece == "settlement":
+        pieces.place_building(game, player, at, SETTLEMENT)
+    elif piece == "city":
+        pieces.place_building(game, player, at, CITY)
+    else:
+        pieces.place_wall(game, player, at)
+
+
+def spots(game: Game, player: int, piece: str) -> list[int]:
+    """Where ``player`` may put ``piece`` (road, settlement, city, city_wall, knight) now,
+    cost aside (card effects build for free)."""
+    state, topo = game.state, game.topo
+    me = state.players[player]
+    building = state.building
+    if piece == "city":
+        damaged = [i for i in me.buildings if building[i] == DAMAGED]
+        if damaged:  # design §7: a damaged city is rebuilt before any other city
+            return damaged
+        return [i for i in me.buildings if building[i] == SETTLEMENT] if me.supply["city"] else []
+    if piece == "knight":
+        basic = game.rules.knight_levels[0].id
+        return board_rules.knight_spots(topo, state, player) if me.supply[basic] else []
+    if not me.supply[piece]:
+        return []
+    if piece == "road":
+        return board_rules.road_spots(topo, state, player)
+    if piece == "settlement":
+        return board_rules.settlement_spots(topo, state, player)
+    return [i for i in me.buildings if building[i] == CITY and not state.wall[i]]
+
+
+MAIN_VERBS = {
+    "road": _on_build,
+    "settlement": _on_build,
+    "city": _on_build,
+    "city_wall": _on_build,
+}

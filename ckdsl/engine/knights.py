@@ -1,0 +1,160 @@
+"""Knights (source §6, design §7): build, activate, promote, and the actions of an active
+knight: move, displace a weaker enemy knight, chase the robber away.
+
+A knight is built basic and inactive on a free intersection of its owner's roads (no
+distance rule); activation costs grain and the knight may not act in the same turn;
+promotion keeps its status, at most once per knight per turn, and a level may require an
+improvement (mighty: the Fortress); an active knight acts at most once per turn and is
+inactive afterwards. Limits per level are the supplies of the rule set.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ckdsl.engine import board_rules, pieces
+from ckdsl.engine.compiled import has
+from ckdsl.engine.decisions import Option
+from ckdsl.engine.state import EMPTY, NOBODY, PROMOTED_THIS_TURN, Task
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+
+
+def main_options(game: Game, player: int, options: list[Option]) -> None:
+    state, topo, rules = game.state, game.topo, game.rules
+    me = state.players[player]
+    hand, supply = me.hand, me.supply
+    levels = rules.knight_levels
+    if supply[levels[0].id] and has(hand, rules.costs["knight"]):
+        options += [("knight", i) for i in board_rules.knight_spots(topo, state, player)]
+    if not me.knights:
+        return
+    active = state.knight_active
+    can_activate = has(hand, rules.activate_cost)
+    can_promote = has(hand, rules.promote_cost)
+    for i in me.knights:
+        if not active[i] and can_activate:
+            options.append(("activate", i))
+        if can_promote and can_promote_knight(game, player, i):
+            options.append(("promote", i))
+        if active[i] and pieces.knight_can_act(game, i):
+            _action_options(game, player, i, options)
+
+
+def can_promote_knight(game: Game, player: int, i: int, *, fortress: bool = True) -> bool:
+    """Whether the knight on ``i`` may go up a level now (supply, once per turn, and the
+    improvement the next level requires, unless ``fortress`` is waived)."""
+    state, levels = game.state, game.rules.knight_levels
+    level = state.knight_level[i]
+    if level >= len(levels) or state.knight_flags[i] & PROMOTED_THIS_TURN:
+        return False
+    nxt = levels[level]
+    if not state.players[player].supply[nxt.id]:
+        return False
+    return not fortress or meets(game, player, nxt.requires)
+
+
+def meets(game: Game, player: int, requirement: tuple[int, int] | None) -> bool:
+    """Whether the player's improvements reach ``(track, level)``."""
+    if requirement is None:
+        return True
+    track, level = requirement
+    return game.state.players[player].levels[track] >= level
+
+
+def _action_options(game: Game, player: int, i: int, options: list[Option]) -> None:
+    state = game.state
+    building, knight, level = state.building, state.knight, state.knight_level
+    mine = level[i]
+    for j in board_rules.knight_reach(game.topo, state, player, i):
+        other = knight[j]
+        if other == NOBODY:
+            if building[j] == EMPTY:
+                options.append(("move_knight", i, j))
+        elif other != player and level[j] < mine:
+            options.append(("displace", i, j))
+    if state.robber_unlocked and i in game.topo.tile_corners[state.robber]:
+        options.append(("chase", i))
+
+
+def _on_knight(game: Game, player: int, option: Option) -> None:
+    game.pay(player, game.rules.costs["knight"])
+    pieces.place_knight(game, player, option[1], 1, False)
+
+
+def _on_activate(game: Game, player: int, option: Option) -> None:
+    game.pay(player, game.rules.activate_cost)
+    pieces.activate_knight(game, option[1])
+    game.log("activate", player, at=option[1])
+
+
+def _on_promote(game: Game, player: int, option: Option) -> None:
+    game.pay(player, game.rules.promote_cost)
+    promote(game, player, option[1])
+
+
+def promote(game: Game, player: int, i: int) -> None:
+    state = game.state
+    pieces.set_knight_level(game, i, state.knight_level[i] + 1)
+    state.knight_flags[i] |= PROMOTED_THIS_TURN
+    level_id = game.rules.knight_levels[state.knight_level[i] - 1].id
+    game.log("promote", player, at=i, level=level_id)
+
+
+def _on_move(game: Game, player: int, option: Option) -> None:
+    _, i, j = option
+    pieces.move_knight(game, i, j)
+    game.state.knight_active[j] = False
+    game.log("move_knight", player, at=i, to=j)
+
+
+def _on_displace(game: Game, player: int, option: Option) -> None:
+    """Design §7: the displaced knight's owner relocates it on their own network, or it is
+    removed when there is no free place there."""
+    _, i, j = option
+    victim = game.state.knight[j]
+    game.log("displace", player, at=i, to=j, victim=victim)
+    level, active = pieces.remove_knight(game, j)
+    pieces.move_knight(game, i, j)
+    game.state.knight_active[j] = False
+    displace_to_network(game, victim, level, active, j)
+
+
+def displace_to_network(game: Game, owner: int, level: int, active: bool, was: int) -> None:
+    """A knight of ``owner`` pushed off ``was`` (already off the board) must go to another
+    free place on their network; with none it stays off (removed)."""
+    if _relocation_spots(game, owner, was):
+        game.push(("relocate", owner, level, active, was))
+
+
+def _relocation_spots(game: Game, owner: int, was: int) -> list[int]:
+    return [i for i in board_rules.knight_spots(game.topo, game.state, owner) if i != was]
+
+
+def _relocate_options(game: Game, task: Task) -> tuple[Option, ...]:
+    return tuple(("relocate", i) for i in _relocation_spots(game, task[1], task[4]))
+
+
+def _on_relocate(game: Game, player: int, option: Option) -> None:
+    _, _, level, active, _ = game.state.queue.pop(0)
+    pieces.place_knight(game, player, option[1], level, active)
+
+
+def _on_chase(game: Game, player: int, option: Option) -> None:
+    i = option[1]
+    game.state.knight_active[i] = False
+    game.log("chase", player, at=i)
+    game.push(("robber", player))
+
+
+HANDLERS = {"relocate": _on_relocate}
+MAIN_VERBS = {
+    "knight": _on_knight,
+    "activate": _on_activate,
+    "promote": _on_promote,
+    "move_knight": _on_move,
+    "displace": _on_displace,
+    "chase": _on_chase,
+}
+TASK_OPTIONS = {"relocate": _relocate_options}

@@ -1,0 +1,113 @@
+"""Trading: with the bank at the player's rates, and offers to the other players.
+
+Source §5 and design §7: bank 4:1, harbors 3:1 and 2:1, the merchant 2:1 in its tile's
+resource, for resources and commodities alike (the rates per good are kept up to date
+by ``pieces.refresh_rates``); progress cards are never traded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ckdsl.engine.compiled import has
+from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
+from ckdsl.engine.state import Task
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+
+
+def main_options(game: Game, player: int, options: list[Option]) -> None:
+    state = game.state
+    me = state.players[player]
+    goods, bank, rates, hand = game.rules.goods, state.bank, me.rates, me.hand
+    count = len(goods)
+    for g, held in enumerate(hand):
+        if held >= rates[g]:
+            give = goods[g]
+            options += [("bank", give, goods[h]) for h in range(count) if h != g and bank[h]]
+
+
+def _on_bank(game: Game, player: int, option: Option) -> None:
+    state = game.state
+    me = state.players[player]
+    give, get = option[1], option[2]
+    g, h = game.rules.good_index[give], game.rules.good_index[get]
+    rate = me.rates[g]
+    me.hand[g] -= rate
+    state.bank[g] += rate
+    me.hand[h] += 1
+    state.bank[h] -= 1
+    game.log("bank_trade", player, give={give: rate}, get={get: 1})
+
+
+# --- offers to the other players -----------------------------------------------------------
+
+
+def check_offer(game: Game, decision: Decision, option: Option) -> None:
+    """Check an offer to the other players: ("offer", give, get), each {good: amount}."""
+    if len(option) != 3 or not isinstance(option[1], dict) or not isinstance(option[2], dict):
+        raise IllegalAnswer("an offer names what you give and what you ask for")
+    give, get = option[1], option[2]
+    for side in (give, get):
+        if not side:
+            raise IllegalAnswer("an offer must give something and ask for something")
+        for good, amount in side.items():
+            if good not in game.rules.good_index:
+                raise IllegalAnswer(f"'{good}' is not a resource or commodity")
+            if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+                raise IllegalAnswer(f"the amount of {good} must be a whole number >= 1")
+    if set(give) & set(get):
+        raise IllegalAnswer("an offer cannot give and ask for the same good")
+    if not has(game.state.players[decision.player].hand, game.bundle(give)):
+        raise IllegalAnswer("you do not hold what you offer")
+    limit = game.rules.param("trade_offers_per_turn")
+    if game.state.offers_made >= limit:
+        raise IllegalAnswer(f"at most {limit} trade offers per turn")
+
+
+def _on_offer(game: Game, player: int, option: Option) -> None:
+    state = game.state
+    state.offers_made += 1
+    offer = {"from": player, "give": dict(option[1]), "get": dict(option[2]), "accepted": []}
+    game.log("offer", player, give=offer["give"], get=offer["get"])
+    others = [q for q in game.order_from(player) if q != player]
+    game.push(*[("respond", q, offer) for q in others], ("partner", player, offer))
+
+
+def _respond_options(game: Game, task: Task) -> tuple[Option, ...]:
+    can_pay = has(game.state.players[task[1]].hand, game.bundle(task[2]["get"]))
+    return (("accept",), ("decline",)) if can_pay else (("decline",),)
+
+
+def _on_respond(game: Game, player: int, option: Option) -> None:
+    offer = game.state.queue.pop(0)[2]
+    if option[0] == "accept":
+        offer["accepted"].append(player)
+    game.log(option[0], player, offerer=offer["from"])
+
+
+def _partner_options(game: Game, task: Task) -> tuple[Option, ...]:
+    return (*(("partner", q) for q in task[2]["accepted"]), ("cancel",))
+
+
+def _on_partner(game: Game, player: int, option: Option) -> None:
+    state = game.state
+    offer = state.queue.pop(0)[2]
+    if option[0] == "cancel":
+        game.log("trade_cancelled", player)
+        return
+    partner = option[1]
+    mine, theirs = state.players[player].hand, state.players[partner].hand
+    for g, n in game.bundle(offer["give"]):
+        mine[g] -= n
+        theirs[g] += n
+    for g, n in game.bundle(offer["get"]):
+        theirs[g] -= n
+        mine[g] += n
+    game.log("trade", player, partner=partner, give=offer["give"], get=offer["get"])
+
+
+HANDLERS = {"respond": _on_respond, "partner": _on_partner}
+MAIN_VERBS = {"bank": _on_bank, "offer": _on_offer}
+TASK_OPTIONS = {"respond": _respond_options, "partner": _partner_options}
