@@ -98,6 +98,7 @@ def cli() -> None:
       ckdsl validate                  check the bundled rules and locales
       ckdsl validate my-variant.yaml  check a house rule and what it extends
       ckdsl cards --lang pl           the progress cards, in Polish
+      ckdsl explain bishop --lang fr  a card's text and its effect in the DSL
       ckdsl l10n check                is every language complete?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
       ckdsl play --seed 7 --lang fr   four random bots play a game, logged in French
@@ -215,6 +216,40 @@ def cards(lang: str, deck: str | None, rules: Path | None, as_json: bool) -> Non
                 textwrap.fill(r["text"], 88, initial_indent="    ", subsequent_indent="    ")
             )
         click.echo()
+
+
+@cli.command()
+@click.argument("what")
+@click.option(
+    "--lang",
+    type=click.Choice(all_languages()),
+    default=REFERENCE,
+    show_default=True,
+    help="Language of names and texts.",
+)
+@_rules_option
+@_json_option
+def explain(what: str, lang: str, rules: Path | None, as_json: bool) -> None:
+    """Explain a progress card (or an improvement level's ability): its name and text in a
+    language, deck and count, and its effect in the DSL, as the engine reads it."""
+    from ckdsl.dsl.explain import explain as explain_id
+
+    ruleset = _load_rules(rules)
+    try:
+        report = explain_id(ruleset, what, load_catalog(lang, ruleset))
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="WHAT") from None
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{report['name']}  [{report['id']}]")
+    click.echo(" · ".join(report["facts"]))
+    if report["text"]:
+        click.echo(textwrap.fill(report["text"], 88))
+    click.echo()
+    click.echo(f"{report['effect_heading']} ({report['source']}):")
+    for line in report["effect"].splitlines() or ["(nothing)"]:
+        click.echo("    " + line)
 
 
 @cli.group()

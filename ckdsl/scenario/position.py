@@ -77,12 +77,14 @@ class _Placer:
     def place(self, position: dict[str, Any]) -> None:
         game, state = self.game, self.state
         base: JsonPath = ("position",)
-        state.setup_step = len(game.setup_order)
-        state.turn = int(position.get("turn_number", 1))
-        turn = position.get("turn")
-        if turn is not None:
-            state.current = player_index(game, turn, (*base, "turn"), self.report) or 0
-        state.rolled = position.get("phase", "before_roll") == "after_roll"
+        phase = position.get("phase", "before_roll")
+        if phase != "setup":  # "setup": the game starts at its first setup placement
+            state.setup_step = len(game.setup_order)
+            state.turn = int(position.get("turn_number", 1))
+            turn = position.get("turn")
+            if turn is not None:
+                state.current = player_index(game, turn, (*base, "turn"), self.report) or 0
+            state.rolled = phase == "after_roll"
         self.decks(position.get("decks") or {}, (*base, "decks"))
         abilities = []
         for colour, spec in (position.get("players") or {}).items():
