@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     result = CliRunner().invoke(cli, ["play", *FAST, "--save", str(save)])
     assert result.exit_code == 0, result.output
     return result.stdout, save
+
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def test_play_prints_a_log_and_final_scores(played: tuple[str, Path]) -> None:
@@ -152,6 +156,38 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
         {"event": "longest_road", "player": -1, "previous": 0, "length": 5},
         {"event": "win", "player": 3, "points": 13},
         {"event": "unfinished", "player": -1, "turns": 500},
+        # Cities & Knights, every kind with the fields the engine gives it.
+        {"event": "barbarians", "player": 0, "position": 3},
+        {"event": "attack", "player": 0, "strength": 4, "defence": 5, "won": True},
+        {"event": "attack", "player": 0, "strength": 4, "defence": 2, "won": False},
+        {"event": "defender", "player": 1},
+        {"event": "defender_none_left", "player": 1},
+        {"event": "robber_unlocked", "player": 0},
+        {"event": "pillaged", "player": 2, "at": 12, "damaged": False},
+        {"event": "pillaged", "player": 2, "at": 12, "damaged": True},
+        {"event": "metropolis", "player": 1, "track": "science", "at": 26},
+        {"event": "improve", "player": 1, "track": "trade", "level": "market"},
+        {"event": "knight", "player": 0, "at": 4, "level": "strong_knight", "active": True},
+        {"event": "knight_removed", "player": 0, "at": 4, "level": "basic_knight"},
+        {"event": "activate", "player": 0, "at": 4},
+        {"event": "promote", "player": 0, "at": 4, "level": "mighty_knight"},
+        {"event": "move_knight", "player": 0, "at": 4, "to": 8},
+        {"event": "displace", "player": 0, "at": 4, "to": 8, "victim": 1},
+        {"event": "chase", "player": 0, "at": 4},
+        {"event": "draw", "player": 2, "deck": "politics", "card": "spy"},
+        {"event": "reveal", "player": 2, "card": "printer"},
+        {"event": "deck_empty", "player": 2, "deck": "trade"},
+        {"event": "discard_card", "player": 2, "card": "spy"},
+        {"event": "play", "player": 0, "card": "bishop"},
+        {"event": "give", "player": 1, "partner": 0, "goods": {"ore": 1}},
+        {"event": "pay", "player": 1, "goods": {"ore": 1}},
+        {"event": "removed", "player": 1, "piece": "road", "at": 3},
+        {"event": "merchant", "player": 1, "tile": 4},
+        {"event": "swap", "player": 1, "tile": 4, "other": 7},
+        {"event": "dice_set", "player": 1, "white": 3, "red": 4},
+        {"event": "reveal_hand", "player": 1, "viewer": 0},
+        {"event": "seize", "player": 0, "victim": 1, "card": "spy"},
+        {"event": "modifier", "player": 0, "kind": "rate"},
     ]
     catalog = load_catalog(lang, load_rules("base").ruleset)
     colours = [player_name(game, p) for p in range(4)]
@@ -166,3 +202,7 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
             continue
         assert "{" not in line and "log_" not in line, (event, line)
     assert {"roll", "produce", "build", "bank_trade", "turn", "discard"} <= kinds
+    # Every kind of event the engine logs anywhere is among those rendered here.
+    source = "".join(p.read_text(encoding="utf-8") for p in (REPO / "ckdsl").rglob("*.py"))
+    logged = set(re.findall(r'\blog\(\s*"([a-z_]+)"', source))
+    assert logged <= kinds, logged - kinds

@@ -91,6 +91,35 @@ steps:
          "s.yaml:3:11: dice [3, 9] are not faces of the white and red dice [$.steps[0].dice]"),
         ("name: x\nsteps:\n  - expect: {hands: {}}\n",
          "s.yaml:3:14: unknown key 'hands' (did you mean 'hand'?) [$.steps[0].expect.hands]"),
+        ("name: x\nposition:\n  players:\n    red: {progress: [bishup]}\nsteps: []\n",
+         "s.yaml:4:22: unknown progress card 'bishup' (did you mean 'bishop'?) "
+         "[$.position.players.red.progress[0]]"),
+        ("name: x\nposition:\n  players:\n    red: {progress: [printer]}\nsteps: []\n",
+         "s.yaml:4:22: printer is shown when drawn, never held: list it under `revealed` "
+         "[$.position.players.red.progress[0]]"),
+        ("name: x\nposition:\n  players:\n    red: {progress: [printer], revealed: [printer]}"
+         "\nsteps: []\n",
+         "s.yaml:4:22: printer is shown when drawn, never held: list it under `revealed` "
+         "[$.position.players.red.progress[0]]"),
+        ("name: x\nposition:\n  players:\n    red: {levels: {sience: 3}}\nsteps: []\n",
+         "s.yaml:4:20: unknown track 'sience' (did you mean 'science'?) "
+         "[$.position.players.red.levels.sience]"),
+        ("name: x\nposition:\n  players:\n    red: {knights: [{at: 3, level: mighty}]}"
+         "\nsteps: []\n",
+         "s.yaml:4:36: unknown knight level 'mighty' (did you mean 'mighty_knight'?) "
+         "[$.position.players.red.knights[0].level]"),
+        ("name: x\nposition:\n  players:\n    red: {knights: [{at: 3}, {at: 4}, {at: 5}]}"
+         "\nsteps: []\n",
+         "s.yaml:4:39: red has no basic_knight left in supply "
+         "[$.position.players.red.knights[2]]"),
+        ("name: x\nposition:\n  barbarians: 7\nsteps: []\n",
+         "s.yaml:3:15: the barbarians' track has 7 steps: the ship stands on 0 to 6 (it attacks "
+         "on reaching 7) [$.position.barbarians]"),
+        ("name: x\nposition:\n  metropolises: {science: 12}\nsteps: []\n",
+         "s.yaml:3:27: intersection 12 holds no city to carry a metropolis "
+         "[$.position.metropolises.science]"),
+        ("name: x\nposition:\n  decks: {science: [bishop]}\nsteps: []\n",
+         "s.yaml:3:21: no bishop is left in the science deck [$.position.decks.science[0]]"),
     ],
 )  # fmt: skip
 def test_errors_in_a_scenario_point_at_the_value(tmp_path: Path, text: str, expected: str) -> None:

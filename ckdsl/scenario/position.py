@@ -251,12 +251,13 @@ class _Placer:
             self.knight(p, knight, (*at, "knights", k))
         self.hand(p, spec.get("hand") or {}, (*at, "hand"))
         for k, card in enumerate(spec.get("progress") or []):
-            if self.take_card(card, (*at, "progress", k)):
-                if game.rules.cards[card].timing == "on_draw":
-                    self.report((*at, "progress", k), f"{card} is shown when drawn, never held: "
-                                "list it under `revealed`")  # fmt: skip
-                else:
-                    me.progress.append(card)
+            where = (*at, "progress", k)
+            spec_of = game.rules.cards.get(card)
+            if spec_of is not None and spec_of.timing == "on_draw":
+                self.report(where, f"{card} is shown when drawn, never held: list it under "
+                                   "`revealed`")  # fmt: skip
+            elif self.take_card(card, where):
+                me.progress.append(card)
         for k, card in enumerate(spec.get("revealed") or []):
             where = (*at, "revealed", k)
             if self.take_card(card, where):
