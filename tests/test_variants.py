@@ -195,3 +195,18 @@ def test_missing_parent(tmp_path: Path) -> None:
     path = write(tmp_path, "a.yaml", "extends: ./nowhere.yaml\n")
     (found,) = errors(path)
     assert found.startswith("a.yaml:1:10: cannot find './nowhere.yaml' (looked for ")
+
+
+@pytest.mark.parametrize(
+    "path", sorted((REPO / "examples" / "variants").glob("*.yaml")), ids=lambda p: p.stem
+)
+def test_every_example_variant_plays_a_whole_game(path: Path) -> None:
+    """Each house rule in examples/ loads, and four random bots play it to the end."""
+    from ckdsl.bots import RandomBot
+    from ckdsl.session import GameSetup, play, start
+
+    game = start(GameSetup(rules=str(path), seed=5))
+    play(game, [RandomBot(5 + p) for p in range(4)])
+    assert game.pending.kind == "over"
+    assert all(game.state.players[p].points == game.recount_points(p) for p in range(4))
+
