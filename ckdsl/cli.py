@@ -99,6 +99,7 @@ def cli() -> None:
       ckdsl validate my-variant.yaml  check a house rule and what it extends
       ckdsl cards --lang pl           the progress cards, in Polish
       ckdsl explain bishop --lang fr  a card's text and its effect in the DSL
+      ckdsl vocabulary                the verbs and functions effects are written with
       ckdsl l10n check                is every language complete?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
       ckdsl play --seed 7 --lang fr   four random bots play a game, logged in French
@@ -250,6 +251,27 @@ def explain(what: str, lang: str, rules: Path | None, as_json: bool) -> None:
     click.echo(f"{report['effect_heading']} ({report['source']}):")
     for line in report["effect"].splitlines() or ["(nothing)"]:
         click.echo("    " + line)
+
+
+@cli.command()
+@click.option("--markdown", is_flag=True, help="Print the tables of docs/dsl.md.")
+@_json_option
+def vocabulary(markdown: bool, as_json: bool) -> None:
+    """Every verb and function of the effect DSL, with its form and what it does."""
+    from ckdsl.dsl import reference
+
+    if as_json:
+        click.echo(json.dumps(reference.rows(), indent=2, ensure_ascii=False))
+    elif markdown:
+        click.echo(reference.markdown(), nl=False)
+    else:
+        table = reference.rows()
+        click.echo("Verbs")
+        for r in table["verbs"]:
+            click.echo(f"  {r['form']}\n      {r['doc']}  (e.g. {r['example']})")
+        click.echo("Functions")
+        for r in table["functions"]:
+            click.echo(f"  {r['form']} -> {r['result']}\n      {r['doc']}")
 
 
 @cli.group()

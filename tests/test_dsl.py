@@ -353,3 +353,72 @@ def test_explain_an_ability_and_an_unknown_id(runner: CliRunner) -> None:
     assert result.exit_code == 0 and "gain 1 r" in result.stdout
     result = runner.invoke(cli, ["explain", "biship"])
     assert result.exit_code == 2 and "did you mean 'bishop'?" in result.stderr
+
+
+# --- docs/dsl.md: its examples compile and run, its tables are the registry --------------
+
+DOC = REPO / "docs" / "dsl.md"
+
+
+def doc_blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.parametrize("text", doc_blocks("dsl"))
+def test_every_dsl_example_of_the_docs_compiles(text: str, names: Names) -> None:
+    program, errors = compile_effect(text, names)
+    assert errors == [] and program is not None
+
+
+def test_the_docs_have_an_example_of_every_construct() -> None:
+    text = "\n".join(doc_blocks("dsl"))
+    for construct in (
+        "let ",
+        "require ",
+        "stop",
+        "if ",
+        "elif ",
+        "else:",
+        "for ",
+        "repeat ",
+        "optional:",
+        "choose ",
+        "up to",
+        " by ",
+        "each ",
+        " where ",
+        "grant ",
+        "{",
+        "[",
+        " in ",
+        " not in ",
+        " and ",
+        " or ",
+        "not ",
+        "/",
+        "%",
+        "#",
+    ):
+        assert construct in text, construct  # fmt: skip
+
+
+def test_the_docs_scenarios_run(tmp_path: Path) -> None:
+    from ckdsl.scenario import run_file
+
+    scenarios = [b for b in doc_blocks("yaml") if "steps:" in b]
+    assert scenarios
+    for text in scenarios:
+        variants = REPO / "examples" / "variants"
+        path = tmp_path / "example.yaml"
+        path.write_text(text.replace("../variants", str(variants)), encoding="utf-8")
+        outcome = run_file(path)
+        assert outcome.status == "pass", outcome.to_json()
+
+
+def test_the_docs_vocabulary_is_the_registry() -> None:
+    from ckdsl.dsl import reference
+
+    assert reference.markdown() in DOC.read_text(encoding="utf-8"), (
+        "docs/dsl.md is out of date: replace its vocabulary tables with the output of "
+        "`ckdsl vocabulary --markdown`"
+    )

@@ -209,4 +209,3 @@ def test_every_example_variant_plays_a_whole_game(path: Path) -> None:
     play(game, [RandomBot(5 + p) for p in range(4)])
     assert game.pending.kind == "over"
     assert all(game.state.players[p].points == game.recount_points(p) for p in range(4))
-

@@ -25,6 +25,7 @@ from ckdsl.dsl.types import (
     CHOICE_KINDS,
     COMMODITY,
     INT,
+    LITERAL,
     PLAYER,
     RESOURCE,
     TERRAIN,
@@ -424,7 +425,7 @@ class Compiler:
     def expr(self, node: ast.Expr) -> tuple[Fn, Type | None]:
         """The closure computing ``node`` and its type (None after an error)."""
         if isinstance(node, ast.Number):
-            return _const(node.value), INT
+            return _const(node.value), LITERAL
         if isinstance(node, ast.Text):
             return _const(node.value), TEXT
         if isinstance(node, ast.Name):

@@ -35,6 +35,7 @@ def words(*choices: str) -> Type:
 
 
 INT = Type("number")
+LITERAL = Type("literal")  # a number written out: also a tile or intersection id
 BOOL = Type("truth")
 TEXT = Type("text")
 PLAYER = Type("player")
@@ -57,6 +58,7 @@ ANY = Type("any")
 
 _ARTICLE = {
     "number": "a number",
+    "literal": "a number",
     "truth": "true or false",
     "text": 'a text in quotes ("...")',
     "intersection": "an intersection",
@@ -65,7 +67,13 @@ _ARTICLE = {
     "bundle": "goods like {ore: 2, grain: 1}",
     "good": "a good (resource or commodity)",
 }
-_PLURAL = {"city": "cities", "number": "numbers", "truth": "true/false values"}
+_PLURAL = {
+    "literal": "numbers",
+    "city": "cities",
+    "commodity": "commodities",
+    "truth": "true/false values",
+    "any": "things",
+}
 
 _FAMILY = {
     "resource": "good",
@@ -101,6 +109,10 @@ CHOICE_KINDS: dict[str, Type] = {
 }
 
 
+# What a number written out may stand for: a number, or a tile or intersection by its id.
+_NUMBERED = frozenset({"number", "literal", "tile", "intersection"})
+
+
 def family(t: Type) -> str:
     return _FAMILY.get(t.name, t.name)
 
@@ -109,6 +121,9 @@ def fits(actual: Type, expected: Type) -> bool:
     """Whether a value of type ``actual`` may be given where ``expected`` is wanted."""
     if expected.name == "any" or actual.name == "any":
         return True
+    if "literal" in (actual.name, expected.name):
+        other = expected if actual.name == "literal" else actual
+        return other.item is None and family(other) in _NUMBERED
     if expected.item is not None or actual.item is not None:
         if expected.item is None or actual.item is None:
             return False
