@@ -1,54 +1,102 @@
-"""Throughput of the engine's hot path: random-bot games per second, decisions per second.
+"""Throughput of the engine's hot path (legal options, applying an answer): full Cities &
+Knights games between random bots, in games and decisions per second.
 
     python benchmarks/throughput.py [--games N] [--players 4] [--seed S]
+                                    [--catanatron PYTHON]
 
-Machines here are noisy, so besides absolute figures it prints a ratio against a
-reference loop run in the same process: the cost of asking a random bot for an answer
-alone (choice over a tuple of the same size), i.e. how many times slower a decision is
-than the bare minimum any engine pays. For comparison outside this process: catanatron
-3.3 (base game, four random bots) plays about 27 games/s, about 28,000 decisions/s, on
-one core of a 2-core machine like CI's.
+Machines here are noisy, so the figures that matter are ratios against reference runs in
+the same command:
+
+- **vs bare choice**: the cost of a decision against the bare cost of a random bot picking
+  an option from a tuple (the least any engine pays), in the same process;
+- **vs no-op cards**: the same games under a variant whose card effects do nothing (the
+  engine before the effect DSL), in the same process: what running the cards costs;
+- **vs catanatron**: with ``--catanatron PYTHON`` (an interpreter that has ``pip install
+  catanatron``), catanatron's own random players play base Catan in a subprocess of the
+  same command, and the decisions per second are compared. Catanatron plays the base
+  game, with fewer rules to run per decision than Cities & Knights.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 from ckdsl.bots import RandomBot
-from ckdsl.session import GameSetup, play, start
+from ckdsl.session import GameSetup, load_rules, play, start
 
-CATANATRON_DECISIONS_PER_S = 28_000
+CATANATRON = """
+import json, sys, time
+from catanatron import Color, Game, RandomPlayer
+games, seed = int(sys.argv[1]), int(sys.argv[2])
+colors = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
+began, decisions = time.perf_counter(), 0
+for k in range(games):
+    game = Game([RandomPlayer(c) for c in colors], seed=seed + k)
+    game.play()
+    decisions += len(game.state.actions)
+elapsed = time.perf_counter() - began
+print(json.dumps({"games": games, "seconds": elapsed, "decisions": decisions}))
+"""
 
 
-def run(games: int, players: int, seed: int) -> dict[str, float]:
-    decisions = 0
-    finished = 0
+def run(games: int, players: int, seed: int, rules: str = "base") -> dict[str, float]:
+    """Play ``games`` random-bot games; their counts and timings."""
+    start(GameSetup(rules=rules, players=players, seed=0))  # load and compile the rules first
+    decisions = finished = 0
     began = time.perf_counter()
     for k in range(games):
-        game = start(GameSetup(players=players, seed=seed + k))
-        bots = [RandomBot(seed * 7919 + k * 31 + p) for p in range(players)]
-        play(game, bots)
+        game = start(GameSetup(rules=rules, players=players, seed=seed + k))
+        play(game, [RandomBot(seed * 7919 + k * 31 + p) for p in range(players)])
         decisions += len(game.history)
         finished += game.state.winner >= 0
     elapsed = time.perf_counter() - began
-    # The reference: the bare cost of choosing among options, same count, same process.
-    rng = random.Random(0)
-    options = tuple(range(20))
-    t0 = time.perf_counter()
-    for _ in range(decisions):
-        options[int(rng.random() * len(options))]
-    reference = time.perf_counter() - t0
     return {
         "games": games,
         "finished": finished,
         "seconds": elapsed,
+        "decisions": decisions,
         "games_per_s": games / elapsed,
         "decisions_per_s": decisions / elapsed,
-        "decisions_per_game": decisions / games,
-        "ratio_to_bare_choice": elapsed / reference if reference else float("inf"),
     }
+
+
+def bare_choice_seconds(decisions: int, width: int = 20) -> float:
+    """The bare cost of choosing among options, as often as the games decided."""
+    rng = random.Random(0)
+    options = tuple(range(width))
+    began = time.perf_counter()
+    for _ in range(decisions):
+        options[int(rng.random() * len(options))]
+    return time.perf_counter() - began
+
+
+def no_op_cards_variant(folder: Path) -> str:
+    """A variant of the base rules whose every card effect is `stop` (does nothing)."""
+    cards = load_rules("base").ruleset.cards
+    lines = ["extends: base", "override:", "  cards:"]
+    lines += [f"    {card}: {{effect: stop}}" for card in cards]
+    path = folder / "no_op_cards.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def catanatron(python: str, games: int, seed: int) -> dict[str, float]:
+    out = subprocess.run(
+        [python, "-c", CATANATRON, str(games), str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    data["decisions_per_s"] = data["decisions"] / data["seconds"]
+    data["games_per_s"] = data["games"] / data["seconds"]
+    return data
 
 
 def main() -> None:
@@ -56,19 +104,27 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--catanatron", metavar="PYTHON", help="an interpreter with catanatron")
     args = parser.parse_args()
-    start(GameSetup(players=args.players, seed=0))  # load and compile the rules first
     r = run(args.games, args.players, args.seed)
-    print(f"games            {r['games']:.0f} ({r['finished']:.0f} finished, rest hit the turn limit)")
-    print(f"time             {r['seconds']:.2f} s")
-    print(f"games/s          {r['games_per_s']:.2f}")
-    print(f"decisions/s      {r['decisions_per_s']:,.0f}")
-    print(f"decisions/game   {r['decisions_per_game']:,.0f}")
-    print(f"vs bare choice   {r['ratio_to_bare_choice']:.1f}x the cost of picking an option alone")
-    print(
-        f"vs catanatron    {r['decisions_per_s'] / CATANATRON_DECISIONS_PER_S:.1f}x its "
-        "decisions/s (its published figure, not measured here)"
-    )
+    bare = bare_choice_seconds(int(r["decisions"]))
+    with tempfile.TemporaryDirectory() as folder:
+        plain = run(args.games, args.players, args.seed, no_op_cards_variant(Path(folder)))
+    print(f"Cities & Knights, {args.players} random bots, {r['games']:.0f} games "
+          f"({r['finished']:.0f} won, the rest stopped at the turn limit)")  # fmt: skip
+    print(f"  time             {r['seconds']:.2f} s")
+    print(f"  games/s          {r['games_per_s']:.2f}")
+    print(f"  decisions/s      {r['decisions_per_s']:,.0f}")
+    print(f"  decisions/game   {r['decisions'] / r['games']:,.0f}")
+    print(f"  vs bare choice   {r['seconds'] / bare:.0f}x the cost of picking an option alone")
+    ratio = r["decisions_per_s"] / plain["decisions_per_s"]
+    print(f"  vs no-op cards   {ratio:.2f}x the decisions/s of the same games with cards that "
+          f"do nothing ({plain['decisions_per_s']:,.0f}/s)")  # fmt: skip
+    if args.catanatron:
+        cat = catanatron(args.catanatron, args.games, args.seed)
+        ratio = r["decisions_per_s"] / cat["decisions_per_s"]
+        print(f"  vs catanatron    {ratio:.2f}x its decisions/s ({cat['decisions_per_s']:,.0f}/s,"
+              f" {cat['games_per_s']:.1f} games/s, base game, measured now)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -448,7 +448,9 @@ class Compiler:
     def name(self, node: ast.Name) -> tuple[Fn, Type | None]:
         key = node.id
         if key in self.scope:
-            return (lambda env: env.vars[key]), self.scope[key]
+            return _variable(key), self.scope[key]
+        if key == "me":
+            return _me, PLAYER
         for fn in FUNCTIONS.get(key, ()):
             if not fn.params:
                 return self._call_fn(fn, []), fn.result
@@ -495,14 +497,24 @@ class Compiler:
         return self._call_fn(best, [f for f, _ in typed]), best.result
 
     def _call_fn(self, fn: Function, args: list[Fn]) -> Fn:
+        """The call's closure, specialised for the shapes effects use most (the hot path:
+        playability is checked at every main-phase decision)."""
         impl = fn.impl
         if not args:
             return lambda env: impl(env)
         if len(args) == 1:
             (a,) = args
+            var = _var_of(a)
+            if var is not None:
+                return lambda env: impl(env, env.vars[var])
             return lambda env: impl(env, a(env))
         if len(args) == 2:
             a, b = args
+            var_a, var_b = _var_of(a), _var_of(b)
+            if var_a is not None and var_b is not None:
+                return lambda env: impl(env, env.vars[var_a], env.vars[var_b])
+            if b is _me and var_a is None:
+                return lambda env: impl(env, a(env), env.me)
             return lambda env: impl(env, a(env), b(env))
         return lambda env: impl(env, *(f(env) for f in args))
 
@@ -541,15 +553,46 @@ class Compiler:
 
         has_value = each.value is not None
 
+        def count(env: Env) -> int:
+            vars_ = env.vars
+            had, old = var in vars_, vars_.get(var)
+            n = 0
+            for x in source(env):
+                vars_[var] = x
+                if where is None or where(env):
+                    n += 1
+            if had:
+                vars_[var] = old
+            else:
+                vars_.pop(var, None)
+            return n
+
         def every(env: Env) -> bool:
             return all(items(env)) if has_value else _all_where(env, source, var, where)
 
+        def exists(env: Env) -> bool:
+            if has_value:
+                return any(items(env))
+            vars_ = env.vars
+            had, old = var in vars_, vars_.get(var)
+            found = False
+            for x in source(env):
+                vars_[var] = x
+                if where is None or where(env):
+                    found = True
+                    break
+            if had:
+                vars_[var] = old
+            else:
+                vars_.pop(var, None)
+            return found
+
         result: dict[str, tuple[Fn, Type]] = {
-            "count": (lambda env: len(items(env)), INT),
+            "count": (count, INT),
             "sum": (lambda env: sum(items(env)), INT),
             "min": (lambda env: min(items(env), default=0), INT),
             "max": (lambda env: max(items(env), default=0), INT),
-            "any": (lambda env: any(items(env)) if has_value else bool(items(env)), BOOL),
+            "any": (exists, BOOL),
             "all": (every, BOOL),
         }
         return result[func]
@@ -580,6 +623,12 @@ class Compiler:
         if op in ("==", "!="):
             if not fits(ta, tb):
                 self.error(node, f"'{op}' compares {ta} with {tb}: they can never be equal")
+            const = _const_of(b)
+            if const is not None:
+                value = const[0]
+                if op == "==":
+                    return (lambda env: a(env) == value), BOOL
+                return (lambda env: a(env) != value), BOOL
             if op == "==":
                 return (lambda env: a(env) == b(env)), BOOL
             return (lambda env: a(env) != b(env)), BOOL
@@ -656,7 +705,27 @@ def _all_where(env: Env, source: Fn, var: str, where: Fn | None) -> bool:
 
 
 def _const(value: Any) -> Fn:
-    return lambda env: value
+    fn = lambda env: value  # noqa: E731
+    fn.const = (value,)  # type: ignore[attr-defined]
+    return fn
+
+
+def _variable(name: str) -> Fn:
+    fn = lambda env: env.vars[name]  # noqa: E731
+    fn.var = name  # type: ignore[attr-defined]
+    return fn
+
+
+def _var_of(fn: Fn) -> str | None:
+    return getattr(fn, "var", None)
+
+
+def _const_of(fn: Fn) -> tuple[Any] | None:
+    return getattr(fn, "const", None)
+
+
+def _me(env: Env) -> int:
+    return env.me
 
 
 def _nothing(env: Env) -> Any:

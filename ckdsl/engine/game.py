@@ -184,7 +184,6 @@ class Game:
         self._decision = None
         self.history.append(option)
         self.handlers[decision.kind](self, decision.player, option)
-        self.check_winner()
         # Everything that follows on its own (production after a roll, the rest of a
         # card's effect) happens now, so the state after an answer is complete.
         self._decision = self._advance()
@@ -199,6 +198,9 @@ class Game:
         state = self.state
         queue = state.queue
         while True:
+            # Source §16: the player whose turn it is wins the moment they have the points,
+            # even in the middle of a card's effect; the game then stops as it stands.
+            self.check_winner()
             if state.over:
                 return OVER
             if not queue:
@@ -208,11 +210,11 @@ class Game:
             if auto is not None:
                 queue.pop(0)
                 auto(self, task)
-                self.check_winner()
                 continue
-            options = self.task_options[task[0]](self, task)
+            options = self.task_options[task[0]](self, task)  # an effect runs up to here
             if options:
-                return self.task_decision(task, options)
+                self.check_winner()
+                return OVER if state.over else self.task_decision(task, options)
             if queue and queue[0] is task:
                 queue.pop(0)  # nothing to choose from: the task lapses (e.g. empty bank)
         if state.setup_step < len(self.setup_order):
@@ -294,7 +296,6 @@ class Game:
             if state.players[p].points >= target:
                 state.winner = p
                 state.over = True
-                state.queue.clear()
                 self.log("win", p, points=state.players[p].points)
                 return
 
