@@ -422,3 +422,17 @@ def test_the_docs_vocabulary_is_the_registry() -> None:
         "docs/dsl.md is out of date: replace its vocabulary tables with the output of "
         "`ckdsl vocabulary --markdown`"
     )
+
+
+def test_every_card_has_a_scenario_with_scripted_decisions(base: RuleSet) -> None:
+    """Each card is played (or, for points cards, drawn) by a scenario in tests/scenarios/
+    cards/, whose answers script every decision of its effect."""
+    folder = REPO / "tests" / "scenarios" / "cards"
+    texts = {p.stem: p.read_text(encoding="utf-8") for p in folder.glob("*.yaml")}
+    for card, spec in base.cards.items():
+        mine = [t for stem, t in texts.items() if stem == card or stem.startswith(card + "_")]
+        assert mine, f"no scenario for {card} in tests/scenarios/cards/"
+        if spec.get("timing") == "on_draw":
+            assert any("revealed: {" in t or "revealed:" in t for t in mine), card
+        else:
+            assert any(f"answer: play {card}" in t for t in mine), card
