@@ -12,9 +12,9 @@ import json
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -28,6 +28,8 @@ from ckdsl.validate import validate_paths
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 EXIT_FINDINGS = 1
 EXIT_INTERNAL = 3
@@ -86,6 +88,17 @@ _rules_option = click.option(
     help="A rule-set folder or variant file (default: the bundled base rules).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _lang_option(purpose: str) -> Callable[[_F], _F]:
+    """``--lang``: one of the six languages or ``sr-Latn``."""
+    return click.option(
+        "--lang",
+        type=click.Choice(all_languages()),
+        default=REFERENCE,
+        show_default=True,
+        help=purpose,
+    )
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -161,13 +174,7 @@ def schema(kind: str) -> None:
 
 
 @cli.command()
-@click.option(
-    "--lang",
-    type=click.Choice(all_languages()),
-    default=REFERENCE,
-    show_default=True,
-    help="Language of names and texts.",
-)
+@_lang_option("Language of names and texts.")
 @click.option("--deck", default=None, help="Only this deck (trade, politics, science).")
 @_rules_option
 @_json_option
@@ -221,13 +228,7 @@ def cards(lang: str, deck: str | None, rules: Path | None, as_json: bool) -> Non
 
 @cli.command()
 @click.argument("what")
-@click.option(
-    "--lang",
-    type=click.Choice(all_languages()),
-    default=REFERENCE,
-    show_default=True,
-    help="Language of names and texts.",
-)
+@_lang_option("Language of names and texts.")
 @_rules_option
 @_json_option
 def explain(what: str, lang: str, rules: Path | None, as_json: bool) -> None:
@@ -324,14 +325,6 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
 
 # --- playing games ----------------------------------------------------------------------
 
-_lang_option = click.option(
-    "--lang",
-    type=click.Choice(all_languages()),
-    default=REFERENCE,
-    show_default=True,
-    help="Language of the game log.",
-)
-
 
 def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
     """The log in words, then the final scores (or all of it as JSON)."""
@@ -381,7 +374,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 @click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
 @click.option("--layout", default=None, help="A fixed layout of the map (default: from the seed).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
-@_lang_option
+@_lang_option("Language of the game log.")
 @_rules_option
 @_json_option
 def play(
@@ -414,7 +407,7 @@ def play(
 
 @cli.command()
 @click.argument("save", type=click.Path(path_type=Path))
-@_lang_option
+@_lang_option("Language of the game log.")
 @_json_option
 def replay(save: Path, lang: str, as_json: bool) -> None:
     """Replay a save file and print its log and the final scores again."""

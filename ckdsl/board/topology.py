@@ -64,11 +64,6 @@ class Topology:
         a, b = self.edge_ends[edge]
         return f"{a}-{b}"
 
-    def side_edge(self, tile: int, side: int) -> int:
-        """The edge on ``side`` (0 upper right, clockwise) of ``tile``."""
-        corners = self.tile_corners[tile]
-        return self.edge_id(corners[side], corners[(side + 1) % 6])
-
 
 def build_topology(hexes: tuple[Hex, ...], harbors: tuple[tuple[Hex, int], ...] = ()) -> Topology:
     """The topology of the land ``hexes`` with harbors on (hex, side) pairs."""

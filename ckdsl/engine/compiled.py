@@ -105,8 +105,6 @@ class CompiledRules:
     decks: tuple[Deck, ...]
     cards: dict[str, Card]
     barbarian_track: int
-    strength_formula: str
-    defence_formula: str
     defender_points: int
     defender_supply: int
     longest_road_points: int
@@ -202,8 +200,6 @@ def compile_rules(ruleset: RuleSet) -> CompiledRules:
         decks=decks,
         cards=cards,
         barbarian_track=int(barbarians["track_length"]),
-        strength_formula=barbarians["strength"],
-        defence_formula=barbarians["defence"],
         defender_points=int(titles["defender"]["points"]),
         defender_supply=int(titles["defender"]["supply"]),
         longest_road_points=int(titles["longest_road"]["points"]),

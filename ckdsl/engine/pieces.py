@@ -96,10 +96,6 @@ def set_metropolis(game: Game, track: int, i: int) -> None:
     game.log("metropolis", state.owner[i], track=game.rules.tracks[track].id, at=i)
 
 
-def carries_metropolis(game: Game, i: int) -> bool:
-    return i in game.state.metropolis
-
-
 # --- roads ----------------------------------------------------------------------------------
 
 
