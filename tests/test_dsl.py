@@ -436,3 +436,29 @@ def test_every_card_has_a_scenario_with_scripted_decisions(base: RuleSet) -> Non
             assert any("revealed: {" in t or "revealed:" in t for t in mine), card
         else:
             assert any(f"answer: play {card}" in t for t in mine), card
+
+
+def test_an_effect_asking_for_what_the_board_lacks_ends_with_a_reason(tmp_path: Path) -> None:
+    """Numbers written out as tiles are checked against the board when the effect runs:
+    the effect stops there, the log says why, and the game goes on (no crash)."""
+    from ckdsl.scenario import run_file
+
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        "extends: base\noverride:\n  cards:\n    bishop:\n      effect: |\n"
+        "        let t = choose tile from [4, 99]\n        move robber to 99\n",
+        encoding="utf-8",
+    )
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: x\nrules: v.yaml\nposition:\n  phase: after_roll\n  players:\n"
+        "    red: {progress: [bishop]}\nsteps:\n  - answer: play bishop\n"
+        "  - expect:\n      pending: {kind: choose_tile, options: [choose tile 4]}\n"
+        "  - answer: choose tile 4\n"
+        "  - expect:\n      robber: 9\n      pending: {player: red, kind: main}\n"
+        "      log: [{event: card_failed, card: bishop, line: 2,\n"
+        "             reason: 'there is no tile 99 on this board (0 to 18)'}]\n",
+        encoding="utf-8",
+    )
+    outcome = run_file(scenario)
+    assert outcome.status == "pass", outcome.to_json()

@@ -188,6 +188,8 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
         {"event": "reveal_hand", "player": 1, "viewer": 0},
         {"event": "seize", "player": 0, "victim": 1, "card": "spy"},
         {"event": "modifier", "player": 0, "kind": "rate"},
+        {"event": "card_failed", "player": 0, "card": "bishop", "line": 2, "reason": "..."},
+        {"event": "level_failed", "player": 0, "level": "aqueduct", "line": 1, "reason": "..."},
     ]
     catalog = load_catalog(lang, load_rules("base").ruleset)
     colours = [player_name(game, p) for p in range(4)]

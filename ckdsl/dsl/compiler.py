@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ckdsl.dsl import ast
-from ckdsl.dsl.errors import DslError
+from ckdsl.dsl.errors import DslError, EffectFailure
 from ckdsl.dsl.types import (
     ANY,
     BOOL,
@@ -32,6 +32,7 @@ from ckdsl.dsl.types import (
     TEXT,
     TRACK,
     Type,
+    family,
     fits,
     list_of,
     specificity,
@@ -79,9 +80,11 @@ class ChooseSpec:
 
 @dataclass(frozen=True)
 class Program:
-    """A compiled effect: instructions, and the syntax tree it came from (for ``explain``)."""
+    """A compiled effect: instructions, the effect's line of each (for messages when one
+    fails), and the syntax tree it came from (for ``explain``)."""
 
     code: tuple[tuple[Any, ...], ...]
+    lines: tuple[int, ...]
     tree: ast.Effect
 
 
@@ -128,6 +131,8 @@ class Compiler:
         self.names = names
         self.errors: list[DslError] = []
         self.code: list[list[Any]] = []
+        self.lines: list[int] = []
+        self.line = 1  # the line of the statement being compiled
         self.scope: dict[str, Type] = dict(variables or {})
         self.hidden = 0
 
@@ -143,7 +148,7 @@ class Compiler:
         self.block(tree.body)
         if self.errors:
             return None
-        return Program(tuple(tuple(ins) for ins in self.code), tree)
+        return Program(tuple(tuple(ins) for ins in self.code), tuple(self.lines), tree)
 
     def formula(self, expr: ast.Expr, want: Type) -> Fn | None:
         fn, got = self.expr(expr)
@@ -159,9 +164,15 @@ class Compiler:
 
     def emit(self, *ins: Any) -> int:
         self.code.append(list(ins))
+        self.lines.append(self.line)
         return len(self.code) - 1
 
     def statement(self, stmt: ast.Stmt) -> None:
+        outer, self.line = self.line, stmt.line
+        self._statement(stmt)
+        self.line = outer
+
+    def _statement(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.Let):
             if isinstance(stmt.value, ast.Choose):
                 self.choose(stmt.value, stmt.name)
@@ -294,7 +305,7 @@ class Compiler:
             fn, t = self.expr(a)
             if t is not None and not fits(t, param.type):
                 self.error(a, f"`{verb.name}`: the {param.name} must be {param.type}, not {t}")
-            args.append(fn)
+            args.append(_checked(fn, t, param.type))
         clauses: dict[str, Fn] = {}
         for clause in node.clauses:
             wanted = verb.clauses.get(clause.prep)
@@ -309,7 +320,7 @@ class Compiler:
             if t is not None and not fits(t, wanted.type):
                 self.error(clause.value, f"`{verb.name} ... {clause.prep}`: the {wanted.name} "
                            f"must be {wanted.type}, not {t}")  # fmt: skip
-            clauses[clause.prep] = fn
+            clauses[clause.prep] = _checked(fn, t, wanted.type)
         for prep, param in verb.clauses.items():
             if not param.optional and prep not in clauses:
                 self.error(node, f"`{verb.name}` needs `{prep}` ({param.name})",
@@ -494,7 +505,8 @@ class Compiler:
             given = ", ".join(str(t) for _, t in typed) or "nothing"
             self.error(node, f"'{node.func}' does not take {given}: {_signatures(node.func)}")
             return _nothing, None
-        return self._call_fn(best, [f for f, _ in typed]), best.result
+        args = [_checked(f, t, p) for (f, t), p in zip(typed, best.params, strict=True)]
+        return self._call_fn(best, args), best.result
 
     def _call_fn(self, fn: Function, args: list[Fn]) -> Fn:
         """The call's closure, specialised for the shapes effects use most (the hot path:
@@ -702,6 +714,31 @@ def _all_where(env: Env, source: Fn, var: str, where: Fn | None) -> bool:
             vars_[var] = old
         else:
             vars_.pop(var, None)
+
+
+def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
+    """A number written out where a tile or an intersection is meant: checked against the
+    board when the effect runs (the rule set does not know the map)."""
+    if actual is not LITERAL or family(expected) not in BOARD_IDS:
+        return fn
+    what = family(expected)
+    value = fn(None)  # type: ignore[arg-type]  # a literal needs no game
+
+    def check(env: Env) -> Any:
+        count = board_size(env, what)
+        if not 0 <= value < count:
+            raise EffectFailure(f"there is no {what} {value} on this board (0 to {count - 1})")
+        return value
+
+    return check
+
+
+BOARD_IDS = ("tile", "intersection")
+
+
+def board_size(env: Env, what: str) -> int:
+    topo = env.game.topo
+    return len(topo.hexes) if what == "tile" else len(topo.inter_tiles)
 
 
 def _const(value: Any) -> Fn:

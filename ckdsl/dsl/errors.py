@@ -26,3 +26,8 @@ class DslError(Exception):
 
     def __hash__(self) -> int:
         return hash((self.line, self.col, self.message))
+
+
+class EffectFailure(Exception):
+    """An effect asked for something the board does not have (``move robber to 99`` on a
+    map of 19 tiles): the effect ends there, and the log says why."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ckdsl.dsl.compiler import (
     ACT,
     AGAIN,
+    BOARD_IDS,
     BRANCH,
     CHOOSE,
     FOR,
@@ -28,7 +29,9 @@ from ckdsl.dsl.compiler import (
     STOP,
     ChooseSpec,
     Program,
+    board_size,
 )
+from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.types import CHOICE_KINDS
 from ckdsl.dsl.vocabulary import Env
 from ckdsl.engine.decisions import Decision, Option
@@ -97,12 +100,28 @@ def _finish(game: Game, task: Task) -> None:
 
 
 def _effect_options(game: Game, task: Task) -> tuple[Option, ...]:
-    """Run the effect to its next question; its options (none: it ended or yielded)."""
+    """Run the effect to its next question; its options (none: it ended or yielded).
+
+    An effect that asks for what the board does not have (a tile number beyond the map,
+    in a house rule) ends there, and the log says where and why."""
     frame: Frame = task[1]
     program = _program(game, frame)
     if program is None:
         _finish(game, task)
         return ()
+    try:
+        return _run(game, task, program)
+    except EffectFailure as failure:
+        where = "card" if frame["src"] == "card" else "level"
+        line = program.lines[frame["pc"]] if frame["pc"] < len(program.lines) else 0
+        game.log(f"{where}_failed", frame["me"], **{where: frame["id"]}, line=line,
+                 reason=str(failure))  # fmt: skip
+        _finish(game, task)
+        return ()
+
+
+def _run(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
+    frame: Frame = task[1]
     code = program.code
     env = Env(game, frame["me"], frame["vars"])
     queue = game.state.queue
@@ -221,6 +240,9 @@ def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Opt
     else:
         vars_.pop(spec.binder, None)
     kind = spec.kind
+    if kind in BOARD_IDS:  # numbers written out in the effect: only those on this board
+        size = board_size(env, kind)
+        candidates = [v for v in candidates if 0 <= v < size]
     picked = frame["picked"] if frame is not None else []
     options: list[Option] = [("choose", kind, v) for v in candidates if v not in picked]
     if not options:
@@ -291,7 +313,14 @@ def unplayable(game: Game, player: int, card: str) -> str | None:
     program = _program(game, new_frame("card", card, player))
     if program is None:
         return None
-    env = Env(game, player, {})
+    try:
+        return _prefix_refusal(Env(game, player, {}), program)
+    except EffectFailure as failure:
+        return str(failure)
+
+
+def _prefix_refusal(env: Env, program: Program) -> str | None:
+    """Run the top of an effect, up to its first choice or verb: why it cannot start."""
     for ins in program.code:
         op = ins[0]
         if op == LET:
