@@ -255,7 +255,7 @@ _GRAMMAR = from_lark(_lark(), start="start", explicit={"_INDENT": st.just("    "
                                                         "_DEDENT": st.just("")})  # fmt: skip
 _EXPRESSIONS = from_lark(_lark(), start="expr", explicit={"_INDENT": st.just(""),
                                                           "_DEDENT": st.just("")})  # fmt: skip
-_FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+_FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))  # examples: the profile
 
 
 def _only_clean_errors(text: str, names: Names) -> None:

@@ -11,7 +11,7 @@ instruction, the variables (see ``runtime``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -549,58 +549,22 @@ class Compiler:
             self.error(each.value or each, f"'{func}' adds up numbers, not {value_type}")
 
         def items(env: Env) -> list[Any]:
-            vars_ = env.vars
-            had = var in vars_
-            old = vars_.get(var)
-            out = []
-            for x in source(env):
-                vars_[var] = x
-                if where is None or where(env):
-                    out.append(value(env) if value is not None else x)
-            if had:
-                vars_[var] = old
-            else:
-                vars_.pop(var, None)
-            return out
-
-        has_value = each.value is not None
-
-        def count(env: Env) -> int:
-            vars_ = env.vars
-            had, old = var in vars_, vars_.get(var)
-            n = 0
-            for x in source(env):
-                vars_[var] = x
-                if where is None or where(env):
-                    n += 1
-            if had:
-                vars_[var] = old
-            else:
-                vars_.pop(var, None)
-            return n
+            if value is None:
+                return list(selected(env, source, var, where))
+            return [value(env) for _ in selected(env, source, var, where)]
 
         def every(env: Env) -> bool:
-            return all(items(env)) if has_value else _all_where(env, source, var, where)
+            if value is not None:
+                return all(items(env))
+            return where is None or all(where(env) for _ in selected(env, source, var, None))
 
         def exists(env: Env) -> bool:
-            if has_value:
+            if value is not None:
                 return any(items(env))
-            vars_ = env.vars
-            had, old = var in vars_, vars_.get(var)
-            found = False
-            for x in source(env):
-                vars_[var] = x
-                if where is None or where(env):
-                    found = True
-                    break
-            if had:
-                vars_[var] = old
-            else:
-                vars_.pop(var, None)
-            return found
+            return any(True for _ in selected(env, source, var, where))
 
         result: dict[str, tuple[Fn, Type]] = {
-            "count": (count, INT),
+            "count": (lambda env: count(env, source, var, where), INT),
             "sum": (lambda env: sum(items(env)), INT),
             "min": (lambda env: min(items(env), default=0), INT),
             "max": (lambda env: max(items(env), default=0), INT),
@@ -698,22 +662,39 @@ def _PLURALS(t: Type) -> str:
     return str(list_of(t))[len("a list of ") :]
 
 
-def _all_where(env: Env, source: Fn, var: str, where: Fn | None) -> bool:
-    if where is None:
-        return True
+def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
+    """How many items of ``source`` pass ``where`` (``selected`` without a generator: card
+    playability counts tiles at every main-phase decision)."""
+    vars_ = env.vars
+    had, old = var in vars_, vars_.get(var)
+    n = 0
+    for x in source(env):
+        vars_[var] = x
+        if where is None or where(env):
+            n += 1
+    _restore(vars_, var, had, old)
+    return n
+
+
+def _restore(vars_: dict[str, Any], var: str, had: bool, old: Any) -> None:
+    if had:
+        vars_[var] = old
+    else:
+        vars_.pop(var, None)
+
+
+def selected(env: Env, source: Fn, var: str, where: Fn | None) -> Iterator[Any]:
+    """Each item of ``source`` that passes ``where``, with ``var`` naming it meanwhile;
+    the effect's own ``var`` (if any) is put back afterwards, even if the caller stops."""
     vars_ = env.vars
     had, old = var in vars_, vars_.get(var)
     try:
         for x in source(env):
             vars_[var] = x
-            if not where(env):
-                return False
-        return True
+            if where is None or where(env):
+                yield x
     finally:
-        if had:
-            vars_[var] = old
-        else:
-            vars_.pop(var, None)
+        _restore(vars_, var, had, old)
 
 
 def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:

@@ -30,6 +30,7 @@ from ckdsl.dsl.compiler import (
     ChooseSpec,
     Program,
     board_size,
+    selected,
 )
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.types import CHOICE_KINDS
@@ -217,28 +218,14 @@ def _run(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
 
 
 def _selected(env: Env, source: Any, var: str, where: Any) -> list[Any]:
-    """The items of a selection that pass ``where`` (all checked before the loop runs)."""
-    items = list(dict.fromkeys(source(env)))
-    if where is None:
-        return items
-    vars_ = env.vars
-    kept = []
-    for x in items:
-        vars_[var] = x
-        if where(env):
-            kept.append(x)
-    return kept
+    """The distinct items of a selection that pass ``where`` (all picked before a loop
+    runs, so a loop's body does not change which items it visits)."""
+    return list(dict.fromkeys(selected(env, source, var, where)))
 
 
 def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Option, ...]:
     """The answers of a choice now: each candidate, then "done" (up to N) and "skip"."""
-    vars_ = env.vars
-    had, old = spec.binder in vars_, vars_.get(spec.binder)
     candidates = _selected(env, spec.source, spec.binder, spec.where)
-    if had:
-        vars_[spec.binder] = old
-    else:
-        vars_.pop(spec.binder, None)
     kind = spec.kind
     if kind in BOARD_IDS:  # numbers written out in the effect: only those on this board
         size = board_size(env, kind)
@@ -256,16 +243,7 @@ def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Opt
 
 def _any_candidate(env: Env, spec: ChooseSpec) -> bool:
     """Whether a choice has at least one candidate (stops at the first)."""
-    where = spec.where
-    items = spec.source(env)
-    if where is None:
-        return bool(items)
-    vars_ = env.vars
-    for x in items:
-        vars_[spec.binder] = x
-        if where(env):
-            return True
-    return False
+    return any(True for _ in selected(env, spec.source, spec.binder, spec.where))
 
 
 def effect_decision(game: Game, task: Task, options: tuple[Option, ...]) -> Decision:
