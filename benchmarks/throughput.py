@@ -9,8 +9,12 @@ the same command:
 
 - **vs bare choice**: the cost of a decision against the bare cost of a random bot picking
   an option from a tuple (the least any engine pays), in the same process;
-- **vs no-op cards**: the same games under a variant whose card effects do nothing (the
-  engine before the effect DSL), in the same process: what running the cards costs;
+- **vs no-op cards**: the same seeds under a variant whose card effects do nothing (the
+  engine before the effect DSL), game by game in turn with the real rules, in the same
+  process. The games differ (cards build roads, move knights, the robber...), so this is
+  the cards' cost together with that of the richer games they make;
+- **cards' own work**: the share of the time spent checking which cards can be played
+  and running their effects, in the same games (a clocked third run);
 - **vs catanatron**: with ``--catanatron PYTHON`` (an interpreter that has ``pip install
   catanatron``), catanatron's own random players play base Catan in a subprocess of the
   same command, and the decisions per second are compared. Catanatron plays the base
@@ -26,6 +30,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from ckdsl.bots import RandomBot
 from ckdsl.session import GameSetup, load_rules, play, start
@@ -45,25 +50,47 @@ print(json.dumps({"games": games, "seconds": elapsed, "decisions": decisions}))
 """
 
 
-def run(games: int, players: int, seed: int, rules: str = "base") -> dict[str, float]:
-    """Play ``games`` random-bot games; their counts and timings."""
-    start(GameSetup(rules=rules, players=players, seed=0))  # load and compile the rules first
-    decisions = finished = 0
-    began = time.perf_counter()
+def run(games: int, players: int, seed: int, *rule_sets: str) -> list[dict[str, float]]:
+    """Play ``games`` random-bot games under each rule set, game by game in turn (so that
+    the machine's drift falls on all of them alike); their counts and timings."""
+    for rules in rule_sets:  # load and compile the rules first
+        start(GameSetup(rules=rules, players=players, seed=0))
+    totals = [{"games": games, "finished": 0, "seconds": 0.0, "decisions": 0} for _ in rule_sets]
     for k in range(games):
-        game = start(GameSetup(rules=rules, players=players, seed=seed + k))
-        play(game, [RandomBot(seed * 7919 + k * 31 + p) for p in range(players)])
-        decisions += len(game.history)
-        finished += game.state.winner >= 0
-    elapsed = time.perf_counter() - began
-    return {
-        "games": games,
-        "finished": finished,
-        "seconds": elapsed,
-        "decisions": decisions,
-        "games_per_s": games / elapsed,
-        "decisions_per_s": decisions / elapsed,
-    }
+        for rules, total in zip(rule_sets, totals, strict=True):
+            began = time.perf_counter()
+            game = start(GameSetup(rules=rules, players=players, seed=seed + k))
+            play(game, [RandomBot(seed * 7919 + k * 31 + p) for p in range(players)])
+            total["seconds"] += time.perf_counter() - began
+            total["decisions"] += len(game.history)
+            total["finished"] += game.state.winner >= 0
+    for total in totals:
+        total["games_per_s"] = games / total["seconds"]
+        total["decisions_per_s"] = total["decisions"] / total["seconds"]
+    return totals
+
+
+class CardClock:
+    """Time spent in the cards' own work, the DSL's part of a game: checking which cards
+    can be played, and running their effects (set up before the games start)."""
+
+    def __init__(self) -> None:
+        from ckdsl.dsl import runtime
+        from ckdsl.engine import progress
+
+        self.seconds = 0.0
+        progress.unplayable = self.timed(runtime.unplayable)  # type: ignore[assignment]
+        runtime.TASK_OPTIONS["effect"] = self.timed(runtime.TASK_OPTIONS["effect"])
+
+    def timed(self, fn: Any) -> Any:
+        def clocked(*args: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                self.seconds += time.perf_counter() - began
+
+        return clocked
 
 
 def bare_choice_seconds(decisions: int, width: int = 20) -> float:
@@ -106,10 +133,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--catanatron", metavar="PYTHON", help="an interpreter with catanatron")
     args = parser.parse_args()
-    r = run(args.games, args.players, args.seed)
-    bare = bare_choice_seconds(int(r["decisions"]))
     with tempfile.TemporaryDirectory() as folder:
-        plain = run(args.games, args.players, args.seed, no_op_cards_variant(Path(folder)))
+        no_op = no_op_cards_variant(Path(folder))
+        r, plain = run(args.games, args.players, args.seed, "base", no_op)
+    clock = CardClock()
+    timed = run(args.games, args.players, args.seed, "base")[0]
+    bare = bare_choice_seconds(int(r["decisions"]))
     print(f"Cities & Knights, {args.players} random bots, {r['games']:.0f} games "
           f"({r['finished']:.0f} won, the rest stopped at the turn limit)")  # fmt: skip
     print(f"  time             {r['seconds']:.2f} s")
@@ -120,6 +149,9 @@ def main() -> None:
     ratio = r["decisions_per_s"] / plain["decisions_per_s"]
     print(f"  vs no-op cards   {ratio:.2f}x the decisions/s of the same games with cards that "
           f"do nothing ({plain['decisions_per_s']:,.0f}/s)")  # fmt: skip
+    share = clock.seconds / timed["seconds"]
+    print(f"  cards' own work  {share:.0%} of the time (checking which can be played, running "
+          "their effects), same games")  # fmt: skip
     if args.catanatron:
         cat = catanatron(args.catanatron, args.games, args.seed)
         ratio = r["decisions_per_s"] / cat["decisions_per_s"]

@@ -87,6 +87,19 @@ class Program:
     lines: tuple[int, ...]
     tree: ast.Effect
 
+    @property
+    def opening(self) -> tuple[tuple[Any, ...], ...]:
+        """The instructions that decide whether the effect can start: its first `let`s and
+        `require`s, up to and with its first choice (it stops at anything else)."""
+        out = []
+        for ins in self.code:
+            if ins[0] not in (LET, REQUIRE, CHOOSE):
+                break
+            out.append(ins)
+            if ins[0] == CHOOSE:
+                break
+        return tuple(out)
+
 
 @dataclass(frozen=True)
 class Names:

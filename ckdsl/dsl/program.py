@@ -8,7 +8,7 @@ engine runs (``CompiledRules.programs``), for a rule set that passed the checks.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
@@ -42,6 +42,11 @@ class Programs:
     abilities: dict[str, tuple[str, Program]]
     strength: Fn
     defence: Fn
+    openings: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Each card's opening, once: the engine asks at every main-phase decision.
+        self.openings.update({card: p.opening for card, p in self.cards.items()})
 
     def barbarian_strength(self, game: Game) -> int:
         return int(self.strength(Env(game, game.state.current, {})))

@@ -30,7 +30,6 @@ from ckdsl.dsl.compiler import (
     ChooseSpec,
     Program,
     board_size,
-    selected,
 )
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.types import CHOICE_KINDS
@@ -220,7 +219,21 @@ def _run(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
 def _selected(env: Env, source: Any, var: str, where: Any) -> list[Any]:
     """The distinct items of a selection that pass ``where`` (all picked before a loop
     runs, so a loop's body does not change which items it visits)."""
-    return list(dict.fromkeys(selected(env, source, var, where)))
+    items = source(env)
+    if where is None:
+        return list(dict.fromkeys(items))
+    vars_ = env.vars
+    had, old = var in vars_, vars_.get(var)
+    kept: dict[Any, None] = {}
+    for x in items:
+        vars_[var] = x
+        if where(env):
+            kept[x] = None
+    if had:
+        vars_[var] = old
+    else:
+        vars_.pop(var, None)
+    return list(kept)
 
 
 def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Option, ...]:
@@ -241,9 +254,15 @@ def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Opt
     return tuple(options)
 
 
-def _any_candidate(env: Env, spec: ChooseSpec) -> bool:
-    """Whether a choice has at least one candidate (stops at the first)."""
-    return any(True for _ in selected(env, spec.source, spec.binder, spec.where))
+def _has_candidate(env: Env, spec: ChooseSpec) -> bool:
+    """Whether a choice has at least one candidate (stops at the first; the caller's
+    environment is its own, so the candidate's name is left as it is)."""
+    where, binder, vars_ = spec.where, spec.binder, env.vars
+    for x in spec.source(env):
+        vars_[binder] = x
+        if where is None or where(env):
+            return True
+    return False
 
 
 def effect_decision(game: Game, task: Task, options: tuple[Option, ...]) -> Decision:
@@ -288,31 +307,24 @@ def _on_answer(game: Game, player: int, option: Option) -> None:
 def unplayable(game: Game, player: int, card: str) -> str | None:
     """Why ``card`` cannot be played by ``player`` now, or None if it can: a `require` at
     the top of its effect does not hold, or its first choice has nothing to choose from."""
-    program = _program(game, new_frame("card", card, player))
-    if program is None:
+    opening = game.rules.programs.openings.get(card)
+    if not opening:
         return None
+    env = Env(game, player, {})  # thrown away after: nothing to put back
     try:
-        return _prefix_refusal(Env(game, player, {}), program)
+        for ins in opening:
+            op = ins[0]
+            if op == LET:
+                env.vars[ins[1]] = ins[2](env)
+            elif op == REQUIRE:
+                if not ins[1](env):
+                    return ins[2] or "what it needs is not there"
+            else:  # the first choice
+                spec = ins[1]
+                if spec.on_empty == -1 and not _has_candidate(env, spec):
+                    return f"there is no {spec.kind} to choose"
     except EffectFailure as failure:
         return str(failure)
-
-
-def _prefix_refusal(env: Env, program: Program) -> str | None:
-    """Run the top of an effect, up to its first choice or verb: why it cannot start."""
-    for ins in program.code:
-        op = ins[0]
-        if op == LET:
-            env.vars[ins[1]] = ins[2](env)
-        elif op == REQUIRE:
-            if not ins[1](env):
-                return ins[2] or "what it needs is not there"
-        elif op == CHOOSE:
-            spec = ins[1]
-            if spec.on_empty == -1 and not _any_candidate(env, spec):
-                return f"there is no {spec.kind} to choose"
-            return None
-        else:
-            return None
     return None
 
 

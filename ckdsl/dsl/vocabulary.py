@@ -38,6 +38,7 @@ from ckdsl.dsl.types import (
     list_of,
     words,
 )
+from ckdsl.engine import board_rules, building, improvements, knights, pieces
 from ckdsl.engine.compiled import has
 from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.state import EMPTY, NOBODY
@@ -189,9 +190,7 @@ def _level_of(env: Env, p: int, track: str) -> int:
 
 @function("can_improve", (PLAYER, TRACK), BOOL, "whether p could improve a track (cost aside)")
 def _can_improve(env: Env, p: int, track: str) -> bool:
-    from ckdsl.engine.improvements import can_improve
-
-    return can_improve(env.game, p, env.game.rules.track_index[track])
+    return improvements.can_improve(env.game, p, env.game.rules.track_index[track])
 
 
 # --- the board ----------------------------------------------------------------------------
@@ -210,6 +209,11 @@ def _intersections(env: Env) -> list[int]:
 @function("edges", (), list_of(EDGE), "every edge of the board")
 def _edges(env: Env) -> list[int]:
     return list(range(len(env.game.topo.edge_ends)))
+
+
+@function("tiles_of", (TERRAIN,), list_of(TILE), "the tiles of a terrain")
+def _tiles_of(env: Env, terrain: str) -> list[int]:
+    return [t for t, name in enumerate(env.game.terrain) if name == terrain]
 
 
 @function("terrain", (TILE,), TERRAIN, "the terrain of tile t")
@@ -235,6 +239,12 @@ def _corners(env: Env, t: int) -> list[int]:
 @function("tiles_at", (INTERSECTION,), list_of(TILE), "the tiles around intersection i")
 def _tiles_at(env: Env, i: int) -> list[int]:
     return list(env.game.topo.inter_tiles[i])
+
+
+@function("tiles_next_to", (PLAYER,), list_of(TILE), "the tiles next to p's settlements and cities")
+def _tiles_next_to(env: Env, p: int) -> list[int]:
+    inter_tiles = env.game.topo.inter_tiles
+    return sorted({t for i in env.game.state.players[p].buildings for t in inter_tiles[i]})
 
 
 @function("adjacent", (INTERSECTION, TILE), BOOL, "whether intersection i is a corner of tile t")
@@ -288,10 +298,9 @@ def _red_faces(env: Env) -> list[int]:
 
 def _buildings_where(env: Env, p: int | None, kinds: tuple[int, ...]) -> list[int]:
     state = env.game.state
-    building, owner = state.building, state.owner
-    return [
-        i for i in range(len(building)) if building[i] in kinds and (p is None or owner[i] == p)
-    ]
+    kind = state.building
+    owners = range(env.game.n) if p is None else (p,)
+    return sorted(i for q in owners for i in state.players[q].buildings if kind[i] in kinds)
 
 
 @function("cities", (), list_of(CITY), "every city on the board (metropolises included)")
@@ -389,9 +398,7 @@ def _connected(env: Env, p: int, i: int) -> bool:
 
 @function("road_spots", (PLAYER,), list_of(EDGE), "where p may build a road now")
 def _road_spots(env: Env, p: int) -> list[int]:
-    from ckdsl.engine.building import spots
-
-    return spots(env.game, p, "road")
+    return building.spots(env.game, p, "road")
 
 
 # --- knights ------------------------------------------------------------------------------
@@ -399,7 +406,7 @@ def _road_spots(env: Env, p: int) -> list[int]:
 
 @function("knights", (), list_of(KNIGHT), "every knight on the board")
 def _all_knights(env: Env) -> list[int]:
-    return [i for i, p in enumerate(env.game.state.knight) if p != NOBODY]
+    return sorted(i for p in env.game.state.players for i in p.knights)
 
 
 @function("knights", (PLAYER,), list_of(KNIGHT), "p's knights")
@@ -430,10 +437,8 @@ def _knight_owner(env: Env, k: int) -> int:
 
 @function("can_promote", (KNIGHT,), BOOL, "whether knight k may be promoted now (cost aside)")
 def _can_promote(env: Env, k: int) -> bool:
-    from ckdsl.engine.knights import can_promote_knight
-
     owner = env.game.state.knight[k]
-    return owner != NOBODY and can_promote_knight(env.game, owner, k)
+    return owner != NOBODY and knights.can_promote_knight(env.game, owner, k)
 
 
 @function("knights_left", (PLAYER, INT), INT, "how many knights of a level p has in supply")
@@ -446,9 +451,7 @@ def _knights_left(env: Env, p: int, level: int) -> int:
 
 @function("knight_spots", (PLAYER,), list_of(INTERSECTION), "free intersections on p's roads")
 def _knight_spots(env: Env, p: int) -> list[int]:
-    from ckdsl.engine.board_rules import knight_spots
-
-    return knight_spots(env.game.topo, env.game.state, p)
+    return board_rules.knight_spots(env.game.topo, env.game.state, p)
 
 
 # --- goods, cards, tracks -----------------------------------------------------------------
@@ -711,7 +714,6 @@ def _move(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     },
 )
 def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine import building, pieces
 
     game, me, piece = env.game, env.me, args[0]
     at = clauses.get("at")
@@ -739,7 +741,6 @@ def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     example="improve science free",
 )
 def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine import improvements
     from ckdsl.engine.building import spend
 
     game, me = env.game, env.me

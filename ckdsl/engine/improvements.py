@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl.dsl.runtime import ability_tasks
 from ckdsl.engine import pieces
 from ckdsl.engine.building import cost_of, spend
 from ckdsl.engine.compiled import Bundle, has
@@ -73,6 +72,8 @@ def _on_improve(game: Game, player: int, option: Option) -> None:
 def improve(game: Game, player: int, t: int) -> None:
     """Raise the player's level in track ``t`` (paid for), then the metropolis and the
     level's ability."""
+    from ckdsl.dsl.runtime import ability_tasks  # the DSL's vocabulary uses this module
+
     state, track = game.state, game.rules.tracks[t]
     me = state.players[player]
     me.levels[t] += 1
