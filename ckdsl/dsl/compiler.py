@@ -35,6 +35,7 @@ from ckdsl.dsl.types import (
     family,
     fits,
     list_of,
+    plural,
     specificity,
 )
 from ckdsl.dsl.vocabulary import AGGREGATES, FUNCTIONS, GRANT_TARGETS, VERBS, Env, Function, Verb
@@ -654,7 +655,7 @@ class Compiler:
             if item is ANY:
                 item = t
             elif not fits(t, item):
-                self.error(sub, f"a list holds one kind of thing: {t} among {_PLURALS(item)}")
+                self.error(sub, f"a list holds one kind of thing: {t} among {plural(item)}")
         fns = [f for f, _ in typed]
         return (lambda env: [f(env) for f in fns]), list_of(item)
 
@@ -671,10 +672,6 @@ class Compiler:
         return (lambda env: {k: f(env) for k, f in parts}), BUNDLE
 
 
-def _PLURALS(t: Type) -> str:
-    return str(list_of(t))[len("a list of ") :]
-
-
 def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
     """How many items of ``source`` pass ``where`` (``selected`` without a generator: card
     playability counts tiles at every main-phase decision)."""
@@ -685,11 +682,12 @@ def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
         vars_[var] = x
         if where is None or where(env):
             n += 1
-    _restore(vars_, var, had, old)
+    restore_name(vars_, var, had, old)
     return n
 
 
-def _restore(vars_: dict[str, Any], var: str, had: bool, old: Any) -> None:
+def restore_name(vars_: dict[str, Any], var: str, had: bool, old: Any) -> None:
+    """Put back what ``var`` named before a selection lent the name to its items."""
     if had:
         vars_[var] = old
     else:
@@ -707,7 +705,7 @@ def selected(env: Env, source: Fn, var: str, where: Fn | None) -> Iterator[Any]:
             if where is None or where(env):
                 yield x
     finally:
-        _restore(vars_, var, had, old)
+        restore_name(vars_, var, had, old)
 
 
 def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
@@ -716,7 +714,9 @@ def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
     if actual is not LITERAL or family(expected) not in BOARD_IDS:
         return fn
     what = family(expected)
-    value = fn(None)  # type: ignore[arg-type]  # a literal needs no game
+    const = _const_of(fn)
+    assert const is not None  # every literal compiles to a constant
+    value = const[0]
 
     def check(env: Env) -> Any:
         count = board_size(env, what)
@@ -773,8 +773,4 @@ def _mod(a: int, b: int) -> int:
 
 
 def _signatures(name: str) -> str:
-    forms = [
-        f"{name}({', '.join(str(p) for p in fn.params)})" if fn.params else name
-        for fn in FUNCTIONS[name]
-    ]
-    return " or ".join(forms)
+    return " or ".join(fn.form for fn in FUNCTIONS[name])

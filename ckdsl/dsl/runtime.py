@@ -30,6 +30,7 @@ from ckdsl.dsl.compiler import (
     ChooseSpec,
     Program,
     board_size,
+    restore_name,
 )
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.types import CHOICE_KINDS
@@ -51,14 +52,15 @@ def new_frame(source: str, key: str, me: int) -> Frame:
 
 def _program(game: Game, frame: Frame) -> Program | None:
     programs = game.rules.programs
-    table = programs.cards if frame["src"] == "card" else programs.abilities
-    found = table.get(frame["id"])
-    return found if isinstance(found, Program) or found is None else found[1]
+    if frame["src"] == "card":
+        return programs.cards.get(frame["id"])
+    found = programs.abilities.get(frame["id"])
+    return found[1] if found is not None else None
 
 
 def start_card(game: Game, player: int, card: str) -> None:
     """Play ``card``: its effect runs now, before anything else waiting."""
-    if _program(game, new_frame("card", card, player)) is None:
+    if card not in game.rules.programs.cards:
         from ckdsl.engine.progress import under_deck
 
         under_deck(game, card)
@@ -229,10 +231,7 @@ def _selected(env: Env, source: Any, var: str, where: Any) -> list[Any]:
         vars_[var] = x
         if where(env):
             kept[x] = None
-    if had:
-        vars_[var] = old
-    else:
-        vars_.pop(var, None)
+    restore_name(vars_, var, had, old)
     return list(kept)
 
 

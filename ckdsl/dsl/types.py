@@ -20,10 +20,15 @@ class Type:
 
     def __str__(self) -> str:
         if self.item is not None:
-            return f"a list of {_PLURAL.get(self.item.name, self.item.name + 's')}"
+            return f"a list of {plural(self.item)}"
         if self.words is not None:
             return "one of " + ", ".join(sorted(self.words))
         return _ARTICLE.get(self.name, f"a {self.name}")
+
+
+def plural(t: Type) -> str:
+    """A type's name for many of them: "tiles", "cities"."""
+    return _PLURAL.get(t.name, t.name + "s")
 
 
 def list_of(item: Type) -> Type:

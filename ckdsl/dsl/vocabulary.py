@@ -69,6 +69,13 @@ class Function:
     doc: str
     impl: Callable[..., Any]
 
+    @property
+    def form(self) -> str:
+        """How it is written: ``points(a player)``, ``opponents``."""
+        return (
+            f"{self.name}({', '.join(str(p) for p in self.params)})" if self.params else self.name
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Param:
@@ -563,16 +570,6 @@ def _false(env: Env) -> bool:
 # ===== verbs ===============================================================================
 
 
-def _bank_give(game: Game, player: int, good: str, n: int) -> int:
-    """Up to ``n`` of ``good`` from the bank to ``player``; how many moved."""
-    g = game.rules.good_index[good]
-    state = game.state
-    moved = max(0, min(n, state.bank[g]))
-    state.bank[g] -= moved
-    state.players[player].hand[g] += moved
-    return moved
-
-
 def _hand_move(game: Game, giver: int, taker: int, good: str, n: int) -> int:
     """Up to ``n`` of ``good`` from one hand to another (or the bank: NOBODY)."""
     g = game.rules.good_index[good]
@@ -597,7 +594,7 @@ def _hand_move(game: Game, giver: int, taker: int, good: str, n: int) -> int:
 def _gain(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
     n, good = args
     p = clauses.get("to", env.me)
-    moved = _bank_give(env.game, p, good, n)
+    moved = _hand_move(env.game, NOBODY, p, good, n)
     if moved:
         env.game.log("produce", p, goods={good: moved})
 

@@ -51,7 +51,7 @@ def place_building(game: Game, player: int, i: int, kind: int) -> None:
     state.building[i] = kind
     game.log("build", player, piece=BUILDING_PIECE[kind], at=i)
     if before == EMPTY:  # a new building may cut another player's road (source §16)
-        _roads_cut_at(game, i, player)
+        _recount_roads_through(game, i, player)
 
 
 def pillage_city(game: Game, i: int) -> None:
@@ -138,7 +138,7 @@ def place_knight(game: Game, player: int, i: int, level: int, active: bool) -> N
     state.knight_active[i] = active
     state.knight_flags[i] = 0
     game.log("knight", player, at=i, level=level_id, active=active)
-    _roads_cut_at(game, i, player)
+    _recount_roads_through(game, i, player)
 
 
 def remove_knight(game: Game, i: int) -> tuple[int, bool]:
@@ -153,7 +153,7 @@ def remove_knight(game: Game, i: int) -> tuple[int, bool]:
     state.knight_active[i] = False
     state.knight_flags[i] = 0
     game.log("knight_removed", player, at=i, level=level_id)
-    _roads_mended_at(game, i, player)
+    _recount_roads_through(game, i, player)
     return level, active
 
 
@@ -168,8 +168,8 @@ def move_knight(game: Game, i: int, j: int) -> None:
     state.knight_level[j], state.knight_level[i] = state.knight_level[i], 0
     state.knight_active[j], state.knight_active[i] = state.knight_active[i], False
     state.knight_flags[j], state.knight_flags[i] = state.knight_flags[i], 0
-    _roads_mended_at(game, i, player)
-    _roads_cut_at(game, j, player)
+    _recount_roads_through(game, i, player)
+    _recount_roads_through(game, j, player)
 
 
 def set_knight_level(game: Game, i: int, level: int) -> None:
@@ -196,17 +196,9 @@ def knight_can_act(game: Game, i: int) -> bool:
 # --- roads cut and mended, the longest road -------------------------------------------------
 
 
-def _roads_cut_at(game: Game, i: int, player: int) -> None:
-    """Another player's piece arrived on ``i``: roads of others through it are broken."""
-    _recount_roads_through(game, i, player)
-
-
-def _roads_mended_at(game: Game, i: int, player: int) -> None:
-    """A piece left ``i``: roads of others through it may join up again."""
-    _recount_roads_through(game, i, player)
-
-
 def _recount_roads_through(game: Game, i: int, player: int) -> None:
+    """A piece of ``player`` arrived on ``i`` or left it: the roads of others through it
+    are broken or join up again (source §16)."""
     state, topo = game.state, game.topo
     others = {state.road[e] for e in topo.inter_edges[i]} - {player, NOBODY}
     for q in others:
