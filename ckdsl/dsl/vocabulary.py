@@ -681,14 +681,12 @@ def _discard(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     example="move robber to t",
 )
 def _move(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.pieces import move_merchant
-
     game, tile = env.game, clauses["to"]
     if args[0] == "robber":
         game.state.robber = tile
         game.log("robber", env.me, tile=tile)
     else:
-        move_merchant(game, clauses.get("by", env.me), tile)
+        pieces.move_merchant(game, clauses.get("by", env.me), tile)
 
 
 @verb(
@@ -738,8 +736,6 @@ def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     example="improve science free",
 )
 def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.building import spend
-
     game, me = env.game, env.me
     t = game.rules.track_index[args[0]]
     price = improvements.improvement_price(game, me, t)
@@ -748,7 +744,7 @@ def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     if "free" not in flags:
         if not has(game.state.players[me].hand, price[0]):
             return
-        spend(game, me, *price)
+        building.spend(game, me, *price)
     improvements.improve(game, me, t)
 
 
@@ -765,8 +761,6 @@ def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     example="place knight at i with 2",
 )
 def _place(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.pieces import place_knight
-
     game = env.game
     state = game.state
     p, i, level = clauses.get("for", env.me), clauses["at"], clauses.get("with", 1)
@@ -775,7 +769,7 @@ def _place(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
         return
     if state.building[i] != EMPTY or state.knight[i] != NOBODY:
         return
-    place_knight(game, p, i, level, False)
+    pieces.place_knight(game, p, i, level, False)
 
 
 @verb(
@@ -785,14 +779,12 @@ def _place(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     example="remove road r",
 )
 def _remove(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.pieces import remove_knight, remove_road
-
     game = env.game
     piece, at = args
     if piece == "knight" and game.state.knight[at] != NOBODY:
-        remove_knight(game, at)
+        pieces.remove_knight(game, at)
     elif piece == "road" and game.state.road[at] != NOBODY:
-        remove_road(game, at)
+        pieces.remove_road(game, at)
 
 
 @verb(
@@ -803,18 +795,16 @@ def _remove(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
     example="promote k free",
 )
 def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.knights import can_promote_knight, promote
-
     game = env.game
     k = args[0]
     owner = game.state.knight[k]
-    if owner == NOBODY or not can_promote_knight(game, owner, k):
+    if owner == NOBODY or not knights.can_promote_knight(game, owner, k):
         return
     if "free" not in flags:
         if not has(game.state.players[owner].hand, game.rules.promote_cost):
             return
         game.pay(owner, game.rules.promote_cost)
-    promote(game, owner, k)
+    knights.promote(game, owner, k)
 
 
 @verb(
@@ -825,8 +815,6 @@ def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     example="activate k free",
 )
 def _activate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.pieces import activate_knight
-
     game = env.game
     k = args[0]
     owner = game.state.knight[k]
@@ -836,8 +824,7 @@ def _activate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozens
         if not has(game.state.players[owner].hand, game.rules.activate_cost):
             return
         game.pay(owner, game.rules.activate_cost)
-    activate_knight(game, k)
-    game.log("activate", owner, at=k)
+    pieces.activate_knight(game, k)
 
 
 @verb(
@@ -858,17 +845,14 @@ def _deactivate(env: Env, args: list[Any], clauses: dict[str, Any], flags: froze
     example="displace k",
 )
 def _displace(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.knights import displace_to_network
-    from ckdsl.engine.pieces import remove_knight
-
     game = env.game
     k = args[0]
     owner = game.state.knight[k]
     if owner == NOBODY:
         return
     game.log("displace", env.me, at=k, to=k, victim=owner)
-    level, active = remove_knight(game, k)
-    displace_to_network(game, owner, level, active, k)
+    level, active = pieces.remove_knight(game, k)
+    knights.displace_to_network(game, owner, level, active, k)
 
 
 @verb(
@@ -913,8 +897,6 @@ def _draw(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     example="grant rate 2 on g",
 )
 def _grant(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.pieces import refresh_rates
-
     game = env.game
     kind, value = args
     target = clauses["on"]
@@ -931,7 +913,7 @@ def _grant(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     game.state.modifiers.append(mod)
     game.log("modifier", env.me, kind=kind)
     if kind == "rate":
-        refresh_rates(game, env.me)
+        pieces.refresh_rates(game, env.me)
 
 
 @verb(

@@ -62,15 +62,10 @@ PIECES = ("road", "settlement", "city", "city_wall")
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:
-    hand = game.state.players[player].hand
+    hand, costs = game.state.players[player].hand, game.rules.costs
     for piece in PIECES:
-        if has(hand, _price(game, player, piece)):
+        if has(hand, cost_of(game, player, piece, costs[piece])[0]):
             options += [(piece, at) for at in spots(game, player, piece)]
-
-
-def _price(game: Game, player: int, piece: str) -> Bundle:
-    base = game.rules.costs[piece]
-    return cost_of(game, player, piece, base)[0] if game.state.modifiers else base
 
 
 def _on_build(game: Game, player: int, option: Option) -> None:

@@ -86,7 +86,6 @@ def _on_knight(game: Game, player: int, option: Option) -> None:
 def _on_activate(game: Game, player: int, option: Option) -> None:
     game.pay(player, game.rules.activate_cost)
     pieces.activate_knight(game, option[1])
-    game.log("activate", player, at=option[1])
 
 
 def _on_promote(game: Game, player: int, option: Option) -> None:

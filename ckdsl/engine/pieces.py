@@ -186,6 +186,7 @@ def activate_knight(game: Game, i: int) -> None:
     state = game.state
     state.knight_active[i] = True
     state.knight_flags[i] |= ACTIVATED_THIS_TURN
+    game.log("activate", state.knight[i], at=i)
 
 
 def knight_can_act(game: Game, i: int) -> bool:
