@@ -37,7 +37,7 @@ def soak(games: int, seed: int, rules: str, every: int) -> int:
             step = 0
             while (decision := game.pending).kind != "over":
                 kinds[decision.kind] += 1
-                game.answer(bots[decision.player].choose(game, decision))
+                game.answer(bots[decision.player].choose(game.view(decision.player)))
                 step += 1
                 if every and step % every == 0 and (broken := broken_invariants(game)):
                     raise AssertionError("; ".join(broken))

@@ -44,7 +44,8 @@ began, decisions = time.perf_counter(), 0
 for k in range(games):
     game = Game([RandomPlayer(c) for c in colors], seed=seed + k)
     game.play()
-    decisions += len(game.state.actions)
+    state = game.state  # catanatron 3.3.0 renamed state.actions to state.action_records
+    decisions += len(state.action_records if hasattr(state, "action_records") else state.actions)
 elapsed = time.perf_counter() - began
 print(json.dumps({"games": games, "seconds": elapsed, "decisions": decisions}))
 """
@@ -76,11 +77,12 @@ class CardClock:
 
     def __init__(self) -> None:
         from ckdsl.dsl import runtime
-        from ckdsl.engine import progress
+        from ckdsl.engine import game, progress
 
         self.seconds = 0.0
         progress.unplayable = self.timed(runtime.unplayable)  # type: ignore[assignment]
         runtime.TASK_OPTIONS["effect"] = self.timed(runtime.TASK_OPTIONS["effect"])
+        game._TABLES.clear()  # the games gather the tables again, with the clocked one
 
     def timed(self, fn: Any) -> Any:
         def clocked(*args: Any) -> Any:

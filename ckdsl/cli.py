@@ -342,7 +342,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
             "scores": scores,
             "answers": len(game.history),
             "state_digest": state.digest(),
-            "log": state.log,
+            "log": game.events,
         }
         click.echo(json.dumps(report, ensure_ascii=False))
         return
@@ -352,7 +352,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
         return edge_name(game, at) if piece == "road" else str(at)
 
     renderer = EventRenderer(catalog, colours, place)
-    for event in state.log:
+    for event in game.events:
         line = renderer.render(event)
         if line is not None:
             click.echo(line)
@@ -388,16 +388,16 @@ def play(
     as_json: bool,
 ) -> None:
     """Play a complete game with bots and print its log and the final scores."""
-    from ckdsl.bots import make_bot
+    from ckdsl.bots import BotError, bot_seed, parse_players
     from ckdsl.session import GameSetup, load_rules, start, write_save
     from ckdsl.session import play as run_bots
 
-    names = [name.strip() for name in players.split(",")]
     try:
-        bots = [make_bot(name, seed * 1000 + seat) for seat, name in enumerate(names)]
-    except ValueError as exc:
+        specs = parse_players(players)
+    except BotError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    setup = GameSetup(str(rules) if rules else "base", map_name, layout, len(names), seed)
+    bots = [spec.make(bot_seed(seed, seat)) for seat, spec in enumerate(specs)]
+    setup = GameSetup(str(rules) if rules else "base", map_name, layout, len(specs), seed)
     game = start(setup)
     run_bots(game, bots)
     if save_path is not None:
@@ -462,8 +462,6 @@ def board(
     map_name: str, seed: int | None, layout: str | None, svg_path: Path | None, as_json: bool
 ) -> None:
     """Show a board with the ids answers use: tiles, intersections, edges ("12-13")."""
-    import random
-
     from ckdsl.board import fixed_layout, random_layout
     from ckdsl.board.svg import render_svg
     from ckdsl.session import load_board
@@ -478,7 +476,7 @@ def board(
         drawn = (
             fixed_layout(spec, topology, layout)
             if layout is not None
-            else random_layout(spec, topology, random.Random(seed))
+            else random_layout(spec, topology, seed or 0)
         )
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None

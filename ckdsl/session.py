@@ -9,7 +9,6 @@ it through ``Game.answer`` reaches the identical state.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -26,7 +25,9 @@ from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.rules.ruleset import RuleSet, load_ruleset
 
 SAVE_FORMAT = "ckdsl-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+# Version 1 saves (ckdsl 0.1) drew every random number from one Mersenne Twister; their
+# answers cannot be replayed on the separate streams of version 2.
 
 
 @dataclass(frozen=True)
@@ -66,13 +67,13 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
     return spec, board.topology_for(spec)
 
 
-def start(setup: GameSetup) -> Game:
-    """A new game; the layout is drawn from the game's own RNG unless a fixed one is named."""
+def start(setup: GameSetup, *, log: bool = True) -> Game:
+    """A new game; the layout is drawn from the seed's layout stream unless a fixed one is
+    named. ``log``: keep the game's log (off for simulations)."""
     rules = load_rules(setup.rules)
     spec, topology = load_board(setup.map)
-    rng = random.Random(setup.seed)
     if setup.layout is None:
-        layout = board.random_layout(spec, topology, rng)
+        layout = board.random_layout(spec, topology, setup.seed)
     else:
         try:
             layout = board.fixed_layout(spec, topology, setup.layout)
@@ -80,7 +81,7 @@ def start(setup: GameSetup) -> Game:
             raise CkdslError([Diagnostic("", 0, 0, str(exc).strip("'\""))]) from None
     _check_terrains(rules.compiled, layout.terrain, setup.map)
     try:
-        return Game(rules.compiled, topology, layout, setup.players, setup.seed, rng)
+        return Game(rules.compiled, topology, layout, setup.players, setup.seed, log=log)
     except ValueError as exc:
         raise CkdslError([Diagnostic("", 0, 0, str(exc))]) from None
 
@@ -98,7 +99,7 @@ def play(game: Game, bots: Sequence[Bot], on_answer: Callable[[Game], None] | No
         decision = game.pending
         if decision.kind == "over":
             return
-        game.answer(bots[decision.player].choose(game, decision))
+        game.answer(bots[decision.player].choose(game.view(decision.player)))
         if on_answer is not None:
             on_answer(game)
 
@@ -140,7 +141,13 @@ def read_save(path: Path) -> tuple[GameSetup, dict[str, Any]]:
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise CkdslError([Diagnostic(where, 1, 1, "not a ckdsl save file")])
     if data.get("version") != SAVE_VERSION:
-        message = f"save format version {data.get('version')!r} is not supported"
+        version = data.get("version")
+        message = f"save format version {version!r} is not supported (ckdsl reads {SAVE_VERSION})"
+        if version == 1:
+            message += (
+                "; version 1 saves were written by ckdsl 0.1, whose dice and decks drew from one "
+                "random generator: replay them with ckdsl 0.1"
+            )
         raise CkdslError([Diagnostic(where, 1, 1, message)])
     setup_data = data.get("setup")
     fields = GameSetup.__dataclass_fields__

@@ -326,7 +326,7 @@ def test_a_game_saved_inside_an_effect_replays_to_the_same_decision(tmp_path: Pa
 
     bots = [RandomBot(11 + p) for p in range(4)]
     while not game.pending.kind.startswith("choose_"):
-        game.answer(bots[game.pending.player].choose(game, game.pending))
+        game.answer(bots[game.pending.player].choose(game.view(game.pending.player)))
     write_save(tmp_path / "g.json", game, setup)
     again, _ = replay(tmp_path / "g.json")
     assert again.state.digest() == game.state.digest()

@@ -177,8 +177,8 @@ def test_bank_shortage_two_takers_get_nothing_one_taker_gets_the_rest() -> None:
     game.state.bank[brick] = 1
     roll(game, 1, number - 1)
     assert "brick" not in held(game, RED) and "brick" not in held(game, BLUE)
-    assert game.state.log[-1]["event"] in ("shortage", "roll") or any(
-        e["event"] == "shortage" for e in game.state.log
+    assert game.events[-1]["event"] in ("shortage", "roll") or any(
+        e["event"] == "shortage" for e in game.events
     )
 
 
@@ -392,7 +392,7 @@ def test_turn_limit_ends_the_game_unfinished() -> None:
         roll(game, 1, 1)
         game.answer(("end",))
     assert game.state.over and game.state.winner == -1
-    assert game.state.log[-1]["event"] == "unfinished"
+    assert game.events[-1]["event"] == "unfinished"
 
 
 # --- whole games -----------------------------------------------------------------------
@@ -421,7 +421,7 @@ def test_every_option_has_a_readable_form_that_parses_back() -> None:
             break
         for option in decision.options:
             assert parse_answer(game, format_option(game, option)) == option
-        game.answer(bot.choose(game, decision))
+        game.answer(bot.choose(game.view(decision.player)))
 
 
 def test_rules_are_compiled_once() -> None:

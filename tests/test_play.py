@@ -108,6 +108,10 @@ def test_a_corrupted_answer_is_named(played: tuple[str, Path], tmp_path: Path) -
         ('{"format": "ckdsl-save", "version": 9}', "save format version 9 is not supported"),
         (
             '{"format": "ckdsl-save", "version": 1, "setup": {"rules": "base"}}',
+            "version 1 saves were written by ckdsl 0.1",
+        ),
+        (
+            '{"format": "ckdsl-save", "version": 2, "setup": {"rules": "base"}}',
             "'setup' must have exactly",
         ),
     ],
@@ -197,7 +201,7 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
         catalog, colours, lambda piece, at: edge_name(game, at) if piece == "road" else str(at)
     )
     kinds = set()
-    for event in game.state.log + extra:
+    for event in game.events + extra:
         line = renderer.render(event)
         kinds.add(event["event"])
         if line is None:

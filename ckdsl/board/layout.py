@@ -1,16 +1,17 @@
 """Layouts: which terrain, number and harbor kind goes where, for one game.
 
-A random layout is drawn from the map's pools with the game's own RNG (never the global
-one), so the same seed always gives the same board.
+A random layout is drawn from the map's pools with the "layout" stream of the game's seed
+(never the global RNG), so the same seed always gives the same board, whatever rule set
+the game is played under.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from ckdsl.board.maps import MapSpec
 from ckdsl.board.topology import Topology
+from ckdsl.rng import Stream, derive
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,16 @@ def fixed_layout(spec: MapSpec, topology: Topology, name: str) -> Layout:
 ATTEMPTS = 1000
 
 
-def random_layout(spec: MapSpec, topology: Topology, rng: random.Random) -> Layout:
-    """Terrains, numbers and harbor kinds shuffled from the map's pools with ``rng`` only.
+def random_layout(spec: MapSpec, topology: Topology, seed: int) -> Layout:
+    """Terrains, numbers and harbor kinds shuffled from the map's pools with the layout
+    stream of ``seed`` only.
 
     Numbers in ``apart`` (6 and 8) never land on adjacent tiles: the tokens are reshuffled
     until they do not. On a map where that cannot be done the attempt with the fewest
     touching pairs is kept, so a layout is always dealt and always the same for a seed.
     Terrain and harbor pools are laid out in sorted order before shuffling, so their key
     order in the file does not matter; number tokens are taken in file order."""
+    rng = Stream(derive(seed, "layout"))
     terrain = [t for t, n in sorted(spec.terrains.items()) for _ in range(n)]
     rng.shuffle(terrain)
     numbered = [t for t, kind in enumerate(terrain) if kind not in spec.no_number]

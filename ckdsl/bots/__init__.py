@@ -1,6 +1,30 @@
-"""Players that answer decisions: one interface, ``Bot.choose(game, decision)``."""
+"""Players that answer decisions from their view of the game: one protocol, ``Bot``,
+and a registry of bots by name (``ckdsl bots`` lists them)."""
 
-from ckdsl.bots.base import Bot, make_bot
+from ckdsl.bots.base import (
+    Bot,
+    BotError,
+    BotInfo,
+    BotSpec,
+    bot_info,
+    bot_seed,
+    bots,
+    make_bot,
+    parse_players,
+    parse_spec,
+)
 from ckdsl.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "make_bot"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotInfo",
+    "BotSpec",
+    "RandomBot",
+    "bot_info",
+    "bot_seed",
+    "bots",
+    "make_bot",
+    "parse_players",
+    "parse_spec",
+]

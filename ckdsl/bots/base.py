@@ -1,25 +1,195 @@
-"""The bot interface and the registry the CLI picks bots from by name."""
+"""The bot interface, bot specs (``mcts:iterations=200``) and the registry of bots.
+
+A bot answers the decisions of one seat. It is given the player's view of the game
+(``ckdsl.engine.view``), never the game itself, so it knows what that player may know and
+nothing more; its answer goes through ``Game.answer`` like everyone else's. Every bot has
+its own random stream, derived from the game's seed and its seat (``bot_seed``): never the
+game's streams, never the global RNG.
+
+One spec syntax everywhere (``play``, ``simulate``, ``compare``, ``tournament``): a bot's
+name, then optionally ``:`` and ``key=value`` parameters separated by commas. In a list of
+players, a comma followed by ``key=value`` continues the previous bot's parameters:
+``heuristic,mcts:iterations=200,exploration=0.5,random`` is three bots.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ckdsl.engine.decisions import Decision, Option
-from ckdsl.engine.game import Game
+from ckdsl.engine.decisions import Option
+from ckdsl.rng import derive
+
+if TYPE_CHECKING:
+    from ckdsl.engine.view import PlayerView
 
 
 class Bot(Protocol):
-    """Anything that answers a decision. A bot reads the game but never changes it: its
-    answer goes through ``Game.answer`` like everyone else's."""
+    """Anything that answers a decision from a player's view (``view.decision``)."""
 
-    def choose(self, game: Game, decision: Decision) -> Option: ...
+    def choose(self, view: PlayerView) -> Option: ...
+
+
+class BotError(ValueError):
+    """A bot spec that names no bot, an unknown parameter or a bad value."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A bot parameter: its type, default and what it does."""
+
+    name: str
+    kind: type
+    default: Any
+    doc: str
+    low: float | None = None  # the smallest value allowed
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A registered bot: how to make it and what it takes."""
+
+    name: str
+    version: str
+    summary: str
+    params: tuple[Param, ...]
+    make: Callable[..., Bot]  # make(seed, **params)
+    deterministic: bool = True  # the same seed and view always give the same answer
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as named on a command line: its name and the parameters given."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_show(v)}" for k, v in self.params)
+
+    def info(self) -> BotInfo:
+        return bot_info(self.name)
+
+    def full(self) -> str:
+        """The spec with every parameter, defaults included: what results record."""
+        info = self.info()
+        given = dict(self.params)
+        values = {p.name: given.get(p.name, p.default) for p in info.params}
+        return str(BotSpec(self.name, tuple(values.items())))
+
+    def make(self, seed: int) -> Bot:
+        info = self.info()
+        return info.make(seed, **dict(self.params))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+_REGISTRY: dict[str, BotInfo] = {}
+
+
+def register(info: BotInfo) -> None:
+    _REGISTRY[info.name] = info
+
+
+def bots() -> list[BotInfo]:
+    """Every registered bot, by name."""
+    _load()
+    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+
+
+def bot_info(name: str) -> BotInfo:
+    _load()
+    if name not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY))
+        hint = " (a human seat comes with the terminal table)" if name == "human" else ""
+        raise BotError(f"unknown bot '{name}'{hint}; the bots are: {known}")
+    return _REGISTRY[name]
+
+
+def _load() -> None:
+    """Import the bot modules (each registers itself) the first time they are needed."""
+    if not _REGISTRY:
+        from ckdsl.bots import heuristic, mcts, random_bot  # noqa: F401
+
+
+_KEY = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def parse_spec(text: str) -> BotSpec:
+    """``name`` or ``name:key=value,key=value``; raises BotError naming what is wrong."""
+    name, _, rest = text.strip().partition(":")
+    info = bot_info(name.strip())
+    known = {p.name: p for p in info.params}
+    params: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not _KEY.fullmatch(key):
+            raise BotError(f"'{item}' in '{text}' is not a parameter (write key=value)")
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise BotError(f"bot '{info.name}' has no parameter '{key}' (its parameters: {names})")
+        if key in params:
+            raise BotError(f"parameter '{key}' given twice in '{text}'")
+        params[key] = _value(known[key], raw.strip(), info.name)
+    return BotSpec(info.name, tuple(sorted(params.items())))
+
+
+def _value(param: Param, raw: str, bot: str) -> Any:
+    where = f"{bot}:{param.name}"
+    try:
+        if param.kind is bool:
+            if raw.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError
+            value: Any = raw.lower() in ("true", "yes", "1")
+        elif param.kind is int:
+            if not re.fullmatch(r"[+-]?\d{1,18}", raw):
+                raise ValueError
+            value = int(raw)
+        elif param.kind is float:
+            if len(raw) > 30:
+                raise ValueError
+            value = float(raw)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError
+        else:
+            value = raw
+    except ValueError:
+        raise BotError(f"{where}: '{raw[:40]}' is not a {param.kind.__name__}") from None
+    if param.low is not None and value < param.low:
+        raise BotError(f"{where}: {value} is below the smallest allowed value, {param.low}")
+    return value
+
+
+def parse_players(text: str) -> list[BotSpec]:
+    """A list of bot specs: ``heuristic,mcts:iterations=200,exploration=0.5,random``."""
+    items: list[str] = []
+    for part in text.split(","):
+        token = part.strip()
+        if not token:
+            raise BotError(f"an empty bot name in '{text}'")
+        if "=" in token and ":" not in token.split("=", 1)[0] and items:
+            items[-1] += "," + token  # a parameter of the bot before
+        else:
+            items.append(token)
+    return [parse_spec(item) for item in items]
+
+
+def bot_seed(game_seed: int, seat: int, salt: int = 0) -> int:
+    """The seed of the bot in ``seat`` for the game ``game_seed``: a stream of its own, so
+    the same seed gives the same bots' draws under any rule set."""
+    return derive(game_seed, "bot", seat, salt)
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """The bot called ``name``, with its own RNG (never the game's, never the global one)."""
-    from ckdsl.bots.random_bot import RandomBot
-
-    bots = {"random": RandomBot}
-    if name not in bots:
-        raise ValueError(f"unknown bot '{name}' (known: {', '.join(sorted(bots))})")
-    return bots[name](seed)
+    """The bot of spec ``name`` (``random``, ``mcts:iterations=50``) seeded with ``seed``;
+    raises BotError for an unknown bot or parameter."""
+    return parse_spec(name).make(seed)

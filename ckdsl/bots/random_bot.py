@@ -1,14 +1,22 @@
 """The random bot: picks uniformly among the listed legal options.
 
-It never makes open answers (trade offers to other players), which are not listed.
+It never makes open answers (trade offers to other players), which are not listed. It
+reads nothing of its view but the options, so it is the floor any other bot must beat and
+the fastest way to exercise every rule.
 """
 
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from ckdsl.engine.decisions import Decision, Option
-from ckdsl.engine.game import Game
+from ckdsl.bots.base import BotInfo, register
+from ckdsl.engine.decisions import Option
+
+if TYPE_CHECKING:
+    from ckdsl.engine.view import PlayerView
+
+VERSION = "1"
 
 
 class RandomBot:
@@ -17,6 +25,9 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game, decision: Decision) -> Option:
-        options = decision.options
+    def choose(self, view: PlayerView) -> Option:
+        options = view.decision.options
         return options[int(self.rng.random() * len(options))]
+
+
+register(BotInfo("random", VERSION, "uniform over the legal options", (), RandomBot))

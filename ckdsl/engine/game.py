@@ -4,6 +4,8 @@
 ``Game.answer(option)`` checks the option, applies it and leaves the game at its next
 decision. Bots, people, scenarios and replays all go through ``answer``, so a game is
 fully determined by its rule set, map layout, seed and the list of answers.
+``Game.clone()`` copies a game cheaply (search bots play on copies), and
+``Game.view(player)`` is what one player may know of it (``ckdsl.engine.view``).
 
 This module only routes: the rules live in one module per system (``turn``, ``trade``,
 ``knights``, ``improvements``, ``progress``, ``barbarians``, ``pieces``), each giving the
@@ -14,7 +16,6 @@ them, a card's effect waiting for a choice) waits in ``state.queue`` as plain tu
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,9 +34,11 @@ from ckdsl.engine import (
 from ckdsl.engine.compiled import Bundle, CompiledRules
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 from ckdsl.engine.state import EMPTY, NOBODY, GameState, PlayerState, Task
+from ckdsl.rng import Stream, derive, streams
 
 if TYPE_CHECKING:
     from ckdsl.board import Layout, Topology
+    from ckdsl.engine.view import PlayerView
 
 OVER = Decision(NOBODY, "over", ())
 
@@ -43,6 +46,8 @@ Handler = Callable[["Game", int, Option], None]
 TaskOptions = Callable[["Game", Task], tuple[Option, ...]]
 AutoTask = Callable[["Game", Task], None]
 MainOptions = Callable[["Game", int, list[Option]], None]
+Event = dict[str, Any]
+"""A logged event: {"event": name, "player": who, ...details}."""
 
 
 class Game:
@@ -55,10 +60,11 @@ class Game:
         layout: Layout,
         players: int,
         seed: int,
-        rng: random.Random | None = None,
+        *,
+        log: bool = True,
     ) -> None:
-        """``rng``: the game's RNG if the layout was already drawn from it (else a new one
-        seeded with ``seed``)."""
+        """``log``: keep the log of events (``events``); simulations and search turn it
+        off, and nothing in the engine reads it."""
         low, high = rules.param("players_min"), rules.param("players_max")
         if not low <= players <= high:
             raise ValueError(f"this rule set is for {low} to {high} players, not {players}")
@@ -101,15 +107,14 @@ class Game:
             for _ in range(players)
         ]
         spots = len(topology.inter_tiles)
-        rng = rng or random.Random(seed)
         decks = []
-        for deck in rules.decks:  # every deck shuffled with the game's RNG
+        for deck in rules.decks:  # each deck shuffled by a stream of its own
             cards = list(deck.cards)
-            rng.shuffle(cards)
+            Stream(derive(seed, "deck", deck.id)).shuffle(cards)
             decks.append(cards)
         self.state = GameState(
             seed=seed,
-            rng=rng,
+            rng=streams(seed),
             players=people,
             building=[EMPTY] * spots,
             owner=[NOBODY] * spots,
@@ -130,8 +135,47 @@ class Game:
         self.index_numbers()
         self._decision: Decision | None = None
         self.history: list[Option] = []  # every answer applied, in order (the save file)
-        self._tables()
+        self.events: list[Event] = []
+        self.logging = log
+        self._listeners: tuple[Callable[[Event], None], ...] = ()
+        (self.handlers, self.task_options, self.auto_tasks, self.main_verbs,
+         self.main_options) = _tables()  # fmt: skip
         pieces.refresh_all_rates(self)
+
+    def clone(self, *, log: bool | None = None) -> Game:
+        """A copy of this game that shares everything immutable (rules, board, tables)
+        and copies the state, the history, the log and the random streams: playing on the
+        copy never changes this game. ``log``: keep a log in the copy (default: as this
+        game does; a copy without a log starts with none)."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.copy()
+        new.history = self.history[:]
+        new.logging = self.logging if log is None else log
+        new.events = self.events[:] if new.logging and self.logging else []
+        new._listeners = ()
+        return new
+
+    def with_state(self, state: GameState) -> Game:
+        """A game on this one's rules and board in ``state`` (not copied), without
+        history or log: a determinization (``PlayerView.determinize``) or a position."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.state = state
+        new.history, new.events, new.logging, new._listeners = [], [], False, ()
+        new._decision = None
+        new.index_numbers()
+        return new
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know of this game now (ckdsl.engine.view)."""
+        from ckdsl.engine.view import PlayerView
+
+        return PlayerView(self, player)
+
+    def listen(self, listener: Callable[[Event], None]) -> None:
+        """Call ``listener`` with every event from now on, logged or not (metrics)."""
+        self._listeners = (*self._listeners, listener)
 
     def index_numbers(self) -> None:
         """Which tiles carry each number (again after the Inventor swaps two tokens)."""
@@ -141,32 +185,16 @@ class Game:
                 by_number.setdefault(number, []).append(tile)
         self.tiles_by_number = {n: tuple(ts) for n, ts in by_number.items()}
 
-    def _tables(self) -> None:
-        """Gather every system's options and handlers (each module exports its tables)."""
-        systems = (setup, turn, building, knights, improvements, progress, trade, barbarians,
-                   runtime)  # fmt: skip
-        self.handlers: dict[str, Handler] = {}
-        self.task_options: dict[str, TaskOptions] = {}
-        self.auto_tasks: dict[str, AutoTask] = {}
-        self.main_verbs: dict[str, Handler] = {}
-        self.main_options: list[MainOptions] = []
-        for system in systems:
-            self.handlers.update(getattr(system, "HANDLERS", {}))
-            self.task_options.update(getattr(system, "TASK_OPTIONS", {}))
-            self.auto_tasks.update(getattr(system, "AUTO_TASKS", {}))
-            self.main_verbs.update(getattr(system, "MAIN_VERBS", {}))
-            if hasattr(system, "main_options"):
-                self.main_options.append(system.main_options)
-        self.handlers["main"] = _on_main
-
     # --- the decision path -----------------------------------------------------------
 
     @property
     def pending(self) -> Decision:
         """The decision owed now (``kind == "over"`` once the game has ended)."""
-        if self._decision is None:
-            self._decision = self._advance()
-        return self._decision
+        decision = self._decision
+        if decision is None:
+            decision = self._decision = self._advance()
+            assert decision is not None  # listed: the turn's decision included
+        return decision
 
     def answer(self, option: Option) -> None:
         """Apply ``option`` to the pending decision, or raise IllegalAnswer and change nothing."""
@@ -185,16 +213,20 @@ class Game:
         self.history.append(option)
         self.handlers[decision.kind](self, decision.player, option)
         # Everything that follows on its own (production after a roll, the rest of a
-        # card's effect) happens now, so the state after an answer is complete.
-        self._decision = self._advance()
+        # card's effect) happens now, so the state after an answer is complete. The
+        # options of a turn's decision are listed only when asked for (``pending``): a
+        # search that looks one answer ahead never needs them.
+        self._decision = self._advance(list_turn=False)
 
     def refresh(self) -> None:
         """Forget the cached pending decision, after the state was changed directly
         (a scenario's position, a test)."""
         self._decision = None
 
-    def _advance(self) -> Decision:
-        """Run the work that needs nobody's answer and return the next decision."""
+    def _advance(self, *, list_turn: bool = True) -> Decision | None:
+        """Run the work that needs nobody's answer and return the next decision (None for
+        a setup or turn decision when ``list_turn`` is off: nothing is left to run then,
+        and ``pending`` lists it when asked)."""
         state = self.state
         queue = state.queue
         while True:
@@ -217,6 +249,8 @@ class Game:
                 return OVER if state.over else self.task_decision(task, options)
             if queue and queue[0] is task:
                 queue.pop(0)  # nothing to choose from: the task lapses (e.g. empty bank)
+        if not list_turn:
+            return None
         if state.setup_step < len(self.setup_order):
             return setup.decision(self)
         return turn.decision(self)
@@ -273,7 +307,13 @@ class Game:
         return self._orders[player]
 
     def log(self, event: str, player: int, **details: Any) -> None:
-        self.state.log.append({"event": event, "player": player, **details})
+        """Record an event (when the game keeps a log) and tell the listeners."""
+        if self.logging or self._listeners:
+            record = {"event": event, "player": player, **details}
+            if self.logging:
+                self.events.append(record)
+            for listener in self._listeners:
+                listener(record)
 
     def recount_points(self, player: int) -> int:
         """The player's victory points counted afresh from the board (tests compare this
@@ -302,3 +342,33 @@ class Game:
 
 def _on_main(game: Game, player: int, option: Option) -> None:
     game.main_verbs[option[0]](game, player, option)
+
+
+Tables = tuple[
+    dict[str, Handler], dict[str, TaskOptions], dict[str, AutoTask], dict[str, Handler],
+    tuple[MainOptions, ...],
+]  # fmt: skip
+_TABLES: list[Tables] = []
+
+
+def _tables() -> Tables:
+    """Every system's options and handlers (each module exports its tables), gathered
+    once and shared by every game."""
+    if _TABLES:
+        return _TABLES[0]
+    systems = (setup, turn, building, knights, improvements, progress, trade, barbarians,
+               runtime)  # fmt: skip
+    handlers: dict[str, Handler] = {"main": _on_main}
+    task_options: dict[str, TaskOptions] = {}
+    auto_tasks: dict[str, AutoTask] = {}
+    main_verbs: dict[str, Handler] = {}
+    main_options: list[MainOptions] = []
+    for system in systems:
+        handlers.update(getattr(system, "HANDLERS", {}))
+        task_options.update(getattr(system, "TASK_OPTIONS", {}))
+        auto_tasks.update(getattr(system, "AUTO_TASKS", {}))
+        main_verbs.update(getattr(system, "MAIN_VERBS", {}))
+        if hasattr(system, "main_options"):
+            main_options.append(system.main_options)
+    _TABLES.append((handlers, task_options, auto_tasks, main_verbs, tuple(main_options)))
+    return _TABLES[0]

@@ -1,15 +1,16 @@
-"""The game state: plain data, one RNG, nothing else.
+"""The game state: plain data and the random streams, nothing else.
 
 Everything a game is lives here, in lists of ints indexed by intersection, edge, player,
 good or track, so that copying, saving and comparing a game is cheap and exact. The
 board's shape is not state (it comes from the map's topology); where the pieces stand is.
+The log is not state either: it is a record of what happened, kept by the game when asked
+(``Game(log=...)``), and nothing in the engine reads it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,13 +48,30 @@ class PlayerState:
     points: int = 0  # tracked victory points (the property tests recount them)
     road_length: int = 0
 
+    def copy(self) -> PlayerState:
+        return PlayerState(
+            self.hand[:],
+            dict(self.supply),
+            self.harbor_rates[:],
+            self.levels[:],
+            self.roads[:],
+            self.buildings[:],
+            self.knights[:],
+            self.rates[:],
+            self.progress[:],
+            self.revealed[:],
+            self.defender,
+            self.points,
+            self.road_length,
+        )
+
 
 @dataclass(slots=True)
 class GameState:
-    """A game in progress: the board's pieces, the players, the flow and the log."""
+    """A game in progress: the board's pieces, the players, the flow, the random streams."""
 
     seed: int
-    rng: random.Random
+    rng: dict[str, int]  # random stream name -> its state (``ckdsl.rng``)
     players: list[PlayerState]
     building: list[int]  # per intersection: EMPTY, SETTLEMENT, CITY or DAMAGED
     owner: list[int]  # per intersection: owner of the building, or NOBODY
@@ -87,18 +105,70 @@ class GameState:
     offers_made: int = 0  # trade offers to other players this turn
     winner: int = NOBODY
     over: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
 
     def to_data(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data (the RNG as its internal state)."""
-        data = {name: getattr(self, name) for name in self.__slots__ if name != "rng"}
+        """The whole state as JSON-ready data."""
+        data = {name: getattr(self, name) for name in self.__slots__}
         data["players"] = [
             {name: getattr(p, name) for name in PlayerState.__slots__} for p in self.players
         ]
-        data["rng"] = self.rng.getstate()
         return data
+
+    def copy(self) -> GameState:
+        """A copy sharing nothing mutable with this state (for ``Game.clone``): every list
+        and dict is copied, immutable values are shared. Written out field by field
+        because a generic deep copy costs a hundred times more."""
+        return GameState(
+            self.seed,
+            dict(self.rng),
+            [p.copy() for p in self.players],
+            self.building[:],
+            self.owner[:],
+            self.wall[:],
+            self.road[:],
+            self.knight[:],
+            self.knight_level[:],
+            self.knight_active[:],
+            self.knight_flags[:],
+            self.robber,
+            self.numbers[:],
+            self.bank[:],
+            [deck[:] for deck in self.decks],
+            self.metropolis[:],
+            self.metropolis_kept[:],
+            self.current,
+            self.turn,
+            self.setup_step,
+            self.rolled,
+            self.dice,
+            [_copied(task) for task in self.queue] if self.queue else [],
+            self.fixed_rolls[:],
+            self.next_dice,
+            self.barbarians,
+            self.attacks,
+            self.robber_unlocked,
+            self.merchant,
+            self.merchant_owner,
+            [dict(mod) for mod in self.modifiers] if self.modifiers else [],
+            self.longest_road_holder,
+            self.offers_made,
+            self.winner,
+            self.over,
+        )
 
     def digest(self) -> str:
         """A hash of the whole state: two games are identical if and only if these agree."""
         text = json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"), default=list)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a task's value: tuples, lists and dicts are copied all the way down (a
+    card's frame, an offer and its answers), anything else is immutable and shared."""
+    if isinstance(value, tuple):
+        return tuple(_copied(v) for v in value)
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value

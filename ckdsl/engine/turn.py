@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ckdsl import rng
 from ckdsl.dsl.runtime import ability_tasks
 from ckdsl.engine import barbarians, progress
 from ckdsl.engine.decisions import Decision, Option
@@ -39,10 +40,12 @@ def _on_roll(game: Game, player: int, option: Option) -> None:
     if state.fixed_rolls:  # a scenario fixed these dice
         white, red, face = state.fixed_rolls.pop(0)
     else:
-        rng = state.rng
-        white = rng.choice(rules.white_faces)
-        red = rng.choice(rules.red_faces)
-        face = rng.choice(rules.event_faces)
+        # Three draws from the dice stream on every roll, even when a card has set the
+        # production dice, so the rolls of two games on one seed stay in step.
+        streams = state.rng
+        white = rng.choice(streams, "dice", rules.white_faces)
+        red = rng.choice(streams, "dice", rules.red_faces)
+        face = rng.choice(streams, "dice", rules.event_faces)
     if state.next_dice is not None:  # Alchemist: the production dice were chosen
         white, red = state.next_dice
         state.next_dice = None
@@ -237,7 +240,7 @@ def steal(game: Game, player: int, victim: int) -> str | None:
     total = sum(hand)
     if not total:
         return None
-    pick = state.rng.randrange(total)
+    pick = rng.below(state.rng, "other", total)
     g = 0
     while pick >= hand[g]:
         pick -= hand[g]

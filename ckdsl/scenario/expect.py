@@ -84,7 +84,7 @@ def _merchant(game: Game) -> dict[str, Any] | None:
 
 def _log(game: Game) -> list[dict[str, Any]]:
     out = []
-    for event in game.state.log:
+    for event in game.events:
         shown = dict(event)
         for key in _PLAYER_FIELDS:
             if key in shown:

@@ -113,7 +113,7 @@ class _Placer:
             if holder is not None:
                 _give_longest_road(game, holder)
         pieces.refresh_all_rates(game)
-        state.log.clear()  # the position is not history
+        game.events.clear()  # the position is not history
         # The abilities of the levels placed take hold as if they had been reached.
         game.push(*abilities)
         game.refresh()

@@ -1,0 +1,219 @@
+"""What one player may know of a game: ``Game.view(player)``.
+
+A player sees the board and every public piece, the levels, the bank, everyone's points,
+how many cards each opponent holds and the cards they have shown, their own hand and
+progress cards, how many cards each deck has left, and the log as they saw it. They do not
+see the opponents' hands, the opponents' progress cards, the order of the decks or the
+dice to come. Two games that differ only in what a player cannot see give that player
+equal views (``PlayerView.key``), and so, for a bot that reads only its view, the same
+answer.
+
+Following boardgame.io's ``playerView`` and Game Park's split of *hidden* information
+(nobody knows it: the decks, the dice) from *secret* information (one player knows it: a
+hand), the view masks both, and ``determinize`` fills them back with a sample consistent
+with everything the player knows: a full game a search bot can play on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ckdsl.engine.decisions import Decision
+from ckdsl.engine.state import GameState
+from ckdsl.rng import GAME_STREAMS
+
+if TYPE_CHECKING:
+    from ckdsl.board import Layout, Topology
+    from ckdsl.engine.compiled import CompiledRules
+    from ckdsl.engine.game import Event, Game
+
+# Events whose details some players may not see: event -> (detail, who sees it besides
+# the event's player: the detail naming the other party, or None for nobody).
+_SECRET_DETAILS: dict[str, tuple[str, str | None]] = {
+    "draw": ("card", None),  # a progress card drawn: its deck is public, not the card
+    "discard_card": ("card", None),  # a progress card discarded face down
+    "steal": ("good", "victim"),  # the thief and the victim see what was taken
+    "seize": ("card", "victim"),  # the Spy: both see the card
+}
+HIDDEN = "?"  # what a masked detail reads
+
+
+def visible_event(event: Event, player: int) -> Event:
+    """``event`` as ``player`` saw it: a secret detail of someone else's is masked."""
+    secret = _SECRET_DETAILS.get(event["event"])
+    if secret is None or event["player"] == player:
+        return event
+    detail, party = secret
+    if party is not None and event.get(party) == player:
+        return event
+    return {**event, detail: HIDDEN}
+
+
+class PlayerView:
+    """One player's knowledge of a game at one moment (valid while the game stands still:
+    a bot reads it inside ``choose``).
+
+    Public attributes only: ``player``, ``decision`` (the pending decision; when it is
+    another player's, without its options, which could tell what they hold), ``rules``,
+    ``topology``, ``layout``, ``players`` (how many), ``state`` (the state with the hidden
+    parts masked), ``hand_sizes``, ``progress_counts``, ``deck_sizes``, ``events`` (the log
+    as this player saw it), ``key()`` and ``determinize(rng)``. The view is computed on
+    demand: a bot that only picks among the options pays nothing for the rest."""
+
+    __slots__ = ("_game", "_state", "decision", "player")
+
+    def __init__(self, game: Game, player: int) -> None:
+        if not 0 <= player < game.n:
+            raise ValueError(f"there is no player {player} in a game of {game.n}")
+        self._game = game
+        self._state: GameState | None = None
+        self.player = player
+        pending = game.pending
+        if pending.player != player:
+            pending = Decision(pending.player, pending.kind, ())
+        self.decision = pending
+
+    @property
+    def rules(self) -> CompiledRules:
+        return self._game.rules
+
+    @property
+    def topology(self) -> Topology:
+        return self._game.topo
+
+    @property
+    def layout(self) -> Layout:
+        return self._game.layout
+
+    @property
+    def players(self) -> int:
+        return self._game.n
+
+    @property
+    def state(self) -> GameState:
+        """The game's state with what this player may not know masked: the opponents'
+        hands and progress cards are empty lists (their sizes are in ``hand_sizes`` and
+        ``progress_counts``), every deck is empty (``deck_sizes``), the random streams
+        and any dice fixed in advance are gone. A copy: a bot may change it freely."""
+        if self._state is None:
+            full = self._game.state
+            masked = full.copy()
+            for q, seen in enumerate(masked.players):
+                if q != self.player:
+                    seen.hand = []
+                    seen.progress = []
+            masked.decks = [[] for _ in full.decks]
+            masked.rng = {}
+            masked.fixed_rolls = []
+            self._state = masked
+        return self._state
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Resources and commodities each player holds (public: cards are counted)."""
+        return tuple(sum(p.hand) for p in self._game.state.players)
+
+    @property
+    def progress_counts(self) -> tuple[int, ...]:
+        return tuple(len(p.progress) for p in self._game.state.players)
+
+    @property
+    def deck_sizes(self) -> tuple[int, ...]:
+        return tuple(len(deck) for deck in self._game.state.decks)
+
+    @property
+    def events(self) -> list[Event]:
+        """The log as this player saw it (empty when the game keeps no log)."""
+        return [visible_event(e, self.player) for e in self._game.events]
+
+    def key(self) -> str:
+        """A digest of everything in this view: equal for two games that differ only in
+        what this player cannot see."""
+        import hashlib
+        import json
+
+        data = {
+            "player": self.player,
+            "decision": self.decision,
+            "state": self.state.to_data(),
+            "hand_sizes": self.hand_sizes,
+            "progress_counts": self.progress_counts,
+            "deck_sizes": self.deck_sizes,
+            "events": self.events,
+            "ruleset": self.rules.ruleset_hash,
+            "layout": repr(self.layout),
+        }
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=list)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def determinize(self, rng: random.Random) -> Game:
+        """A complete game consistent with this view, the hidden parts drawn with ``rng``:
+        the opponents' hands from the goods neither in the bank nor in this player's hand,
+        their progress cards and the decks' order from the cards not seen, and new random
+        streams. Built from the masked ``state`` only, so it cannot depend on what this
+        player does not know. Without a log or history; the pending decision is
+        recomputed (for the same player and kind)."""
+        state = self.state.copy()
+        _deal_goods(self, state, rng)
+        _deal_cards(self, state, rng)
+        state.rng = {name: rng.getrandbits(64) for name in GAME_STREAMS}
+        return self._game.with_state(state)
+
+
+def _deal_goods(view: PlayerView, state: GameState, rng: random.Random) -> None:
+    """The goods in no known place (not in the bank, not in my hand), dealt at random to
+    the opponents, each getting as many as they hold."""
+    me = view.player
+    mine = state.players[me].hand
+    goods = len(mine)
+    pool = [
+        g for g, total in enumerate(view.rules.bank) for _ in range(total - state.bank[g] - mine[g])
+    ]
+    rng.shuffle(pool)
+    sizes = view.hand_sizes
+    at = 0
+    for q, seen in enumerate(state.players):
+        if q == me:
+            continue
+        hand = [0] * goods
+        for g in pool[at : at + sizes[q]]:
+            hand[g] += 1
+        at += sizes[q]
+        seen.hand = hand
+
+
+def _deal_cards(view: PlayerView, state: GameState, rng: random.Random) -> None:
+    """The progress cards not seen, per deck: as many as each opponent holds go to the
+    opponents (never a card revealed on draw, which no hand can hold), the rest make
+    the deck, in a random order."""
+    rules = view.rules
+    seen: Counter[str] = Counter(state.players[view.player].progress)
+    for p in state.players:
+        seen.update(p.revealed)
+    seen.update(_cards_in_play(state.queue))
+    sizes = view.deck_sizes
+    held: list[str] = []
+    for d, deck in enumerate(rules.decks):
+        unseen = list((Counter(deck.cards) - seen).elements())
+        rng.shuffle(unseen)
+        to_hands = len(unseen) - sizes[d]
+        keep = [c for c in unseen if rules.cards[c].timing == "on_draw"]
+        free = [c for c in unseen if rules.cards[c].timing != "on_draw"]
+        held += free[:to_hands]
+        rest = free[to_hands:] + keep
+        rng.shuffle(rest)
+        state.decks[d] = rest
+    rng.shuffle(held)
+    counts = view.progress_counts
+    at = 0
+    for q, p in enumerate(state.players):
+        if q != view.player:
+            p.progress = held[at : at + counts[q]]
+            at += counts[q]
+
+
+def _cards_in_play(queue: list[Any]) -> list[str]:
+    """Cards whose effect is running (played, not yet under their deck)."""
+    return [t[1]["id"] for t in queue if t[0] == "effect" and t[1]["src"] == "card"]
