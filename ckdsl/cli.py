@@ -14,11 +14,14 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ckdsl import __version__
+from ckdsl.commands.common import EXIT_FINDINGS, EXIT_INTERNAL, bot_specs, json_option
+from ckdsl.commands.common import fail as _fail
+from ckdsl.commands.common import print_diagnostics as _print_diagnostics
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.l10n.catalog import LANGUAGES, REFERENCE, all_languages, load_catalog
 from ckdsl.l10n.check import KINDS, check_languages
@@ -30,9 +33,6 @@ if TYPE_CHECKING:
     from ckdsl.engine.game import Game
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-EXIT_FINDINGS = 1
-EXIT_INTERNAL = 3
 
 
 class _Group(click.Group):
@@ -64,15 +64,6 @@ class _Group(click.Group):
             ctx.exit(EXIT_INTERNAL)
 
 
-def _print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
-    for d in diagnostics:
-        click.echo(d.format(), err=True)
-
-
-def _fail(diagnostics: Sequence[Diagnostic]) -> NoReturn:
-    raise CkdslError(diagnostics)
-
-
 def _load_rules(rules: Path | None) -> RuleSet:
     ruleset, problems = load_ruleset(rules)
     if ruleset is None:
@@ -87,7 +78,7 @@ _rules_option = click.option(
     default=None,
     help="A rule-set folder or variant file (default: the bundled base rules).",
 )
-_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+_json_option = json_option
 
 
 def _lang_option(purpose: str) -> Callable[[_F], _F]:
@@ -388,14 +379,11 @@ def play(
     as_json: bool,
 ) -> None:
     """Play a complete game with bots and print its log and the final scores."""
-    from ckdsl.bots import BotError, bot_seed, parse_players
+    from ckdsl.bots import bot_seed
     from ckdsl.session import GameSetup, load_rules, start, write_save
     from ckdsl.session import play as run_bots
 
-    try:
-        specs = parse_players(players)
-    except BotError as exc:
-        raise click.BadParameter(str(exc), param_hint="--players") from None
+    specs = bot_specs(players)
     bots = [spec.make(bot_seed(seed, seat)) for seat, spec in enumerate(specs)]
     setup = GameSetup(str(rules) if rules else "base", map_name, layout, len(specs), seed)
     game = start(setup)
@@ -532,6 +520,17 @@ def board(
         click.echo(f"  tile {tile['id']:>2}  {tile['terrain']:<10} {number:>2}   corners {corners}")
     for h in harbors:
         click.echo(f"  harbor {h['edge']:>6}  {h['kind']}")
+
+
+def _register() -> None:
+    """The commands that live in ``ckdsl.commands``."""
+    from ckdsl.commands import registered
+
+    for command in registered():
+        cli.add_command(command)
+
+
+_register()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
