@@ -56,7 +56,6 @@ class BotInfo:
     summary: str
     params: tuple[Param, ...]
     make: Callable[..., Bot]  # make(seed, **params)
-    deterministic: bool = True  # the same seed and view always give the same answer
 
 
 @dataclass(frozen=True)
@@ -114,9 +113,13 @@ def bot_info(name: str) -> BotInfo:
     return _REGISTRY[name]
 
 
+_LOADED: list[bool] = []
+
+
 def _load() -> None:
     """Import the bot modules (each registers itself) the first time they are needed."""
-    if not _REGISTRY:
+    if not _LOADED:
+        _LOADED.append(True)
         from ckdsl.bots import heuristic, mcts, random_bot  # noqa: F401
 
 

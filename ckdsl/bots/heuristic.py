@@ -1,1 +1,303 @@
-"""placeholder"""
+"""The heuristic bot: a value function over the rule set's features, one answer ahead.
+
+At each decision the bot fills the hidden parts of its view with a sample
+(``PlayerView.determinize``), then:
+
+- in the main phase, and wherever an answer changes the board (setup spots, a card's
+  choices, which city to lose...), it plays each answer on a clone of that sample,
+  lets what follows on its own happen (a card's effect runs to its end, its own later
+  choices made the same way, one level less deep), and keeps the answer whose position is
+  worth most (``features.Evaluator``); the main phase ends when no action gains more than
+  a margin;
+- bank trades, discards and goods of choice change only the hand, so they are valued on
+  the hand alone, without a clone;
+- the robber goes where it hurts the others most (the leaders first) and itself least; a
+  steal takes from the leader;
+- it offers the other players one fair trade a turn (one card for one) when a card would
+  complete a purchase, and accepts an offer that makes its own hand worth more, unless
+  the offerer is close to winning.
+
+Nothing in it names a card, a piece or a good: it plays every variant unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from ckdsl.bots.base import BotInfo, Param, register
+from ckdsl.bots.features import Evaluator, Weights, city_value, load_weights
+from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+    from ckdsl.engine.view import PlayerView
+
+VERSION = "1"
+
+# Decisions whose answers change the board or a card's course: looked at one answer ahead.
+_LOOKAHEAD = ("setup_", "choose_", "optional", "reward", "relocate", "lose_city", "metropolis")
+# How many of the engine's automatic steps to let happen after an answer, at most.
+_SETTLE_STEPS = 60
+
+
+class HeuristicBot:
+    """A greedy player over ``features.Evaluator``, seeded for its samples."""
+
+    def __init__(self, seed: int, weights: str = "") -> None:
+        self.rng = random.Random(seed)
+        self.weights: Weights = load_weights(weights or None)
+        self._evaluators: dict[tuple[str, int], Evaluator] = {}
+
+    def evaluator(self, game: Game) -> Evaluator:
+        key = (game.rules.ruleset_hash, id(game.topo))
+        found = self._evaluators.get(key)
+        if found is None:
+            found = self._evaluators[key] = Evaluator(game.rules, game.topo, self.weights)
+        return found
+
+    # --- the protocol -------------------------------------------------------------------
+
+    def choose(self, view: PlayerView) -> Option:
+        decision = view.decision
+        options = decision.options
+        if len(options) == 1 and decision.kind != "main":
+            return options[0]
+        game = view.determinize(self.rng)
+        return self.decide(game, view.player, decision, depth=2)
+
+    def decide(self, game: Game, me: int, decision: Decision, depth: int) -> Option:
+        """The answer to ``decision`` in ``game`` (a sample of the player's view)."""
+        kind, options = decision.kind, decision.options
+        if kind == "main":
+            return self.main(game, me, options)
+        if kind == "roll":
+            return self.roll(game, me, options)
+        if depth > 0 and kind.startswith(_LOOKAHEAD) and len(options) <= self.weights.max_options:
+            return self.best_ahead(game, me, options, depth)
+        return self.quick(game, me, decision)
+
+    # --- looking ahead ------------------------------------------------------------------
+
+    def best_ahead(self, game: Game, me: int, options: tuple[Option, ...], depth: int) -> Option:
+        best, best_value = options[0], float("-inf")
+        for option in options:
+            value = self.after(game, me, option, depth)
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    def after(self, game: Game, me: int, option: Option, depth: int) -> float:
+        """The value for ``me`` of answering ``option`` on a clone, once what follows on
+        its own has happened."""
+        copy = game.clone(log=False)
+        try:
+            copy.answer(option)
+        except IllegalAnswer:  # legal in the real game, not in this sample (a hidden card)
+            return float("-inf")
+        self.settle(copy, me, depth - 1)
+        return self.evaluator(copy).value(copy, me)
+
+    def settle(self, game: Game, me: int, depth: int) -> None:
+        """Play on until it is a turn's decision again (mine or another's) or a setup
+        step: my choices the way ``decide`` makes them at ``depth``, the others' by the
+        quick rules from their side."""
+        state = game.state
+        for _ in range(_SETTLE_STEPS):
+            known = game.peek()
+            if known is None:  # a turn's (or setup's) decision: only my roll goes on
+                if state.current != me or state.rolled or state.turn == 0:
+                    return
+                option: Option = ("roll",)
+                game.answer(option)
+                continue
+            decision = known
+            kind = decision.kind
+            if kind == "over" or kind == "main" or kind.startswith("setup_"):
+                return
+            if kind == "roll":
+                if decision.player != me:
+                    return
+                option = ("roll",)
+            elif decision.player == me:
+                option = self.decide(game, me, decision, depth)
+            else:
+                option = self.quick(game, decision.player, decision)
+            try:
+                game.answer(option)
+            except IllegalAnswer:  # pragma: no cover - quick rules answer listed options
+                return
+
+    # --- the main phase -----------------------------------------------------------------
+
+    def main(self, game: Game, me: int, options: tuple[Option, ...]) -> Option:
+        ev = self.evaluator(game)
+        state = game.state
+        mine = state.players[me]
+        now = ev.value(game, me)
+        best: Option = ("end",)
+        best_value = now + self.weights.margin
+        looked = 0
+        for option in options:
+            verb = option[0]
+            if verb in ("end", "bank"):
+                continue
+            if looked >= self.weights.max_options:
+                break
+            looked += 1
+            value = self.after(game, me, option, 1)
+            if value > best_value:
+                best, best_value = option, value
+        trades = [o for o in options if o[0] == "bank"]
+        if trades:
+            targets = ev.targets(game, me)
+            limit = ev.hand_limit(game, me)
+            held = ev.hand_value(mine.hand, mine.rates, targets, limit)
+            index = game.rules.good_index
+            for option in trades:
+                g, h = index[option[1]], index[option[2]]
+                hand = mine.hand[:]
+                hand[g] -= mine.rates[g]
+                hand[h] += 1
+                value = now - held + ev.hand_value(hand, mine.rates, targets, limit)
+                if value > best_value:
+                    best, best_value = option, value
+        if best == ("end",):
+            offer = self.offer(game, me)
+            if offer is not None:
+                return offer
+        return best
+
+    def offer(self, game: Game, me: int) -> Option | None:
+        """One card for one, to complete the most valuable purchase that lacks one or two
+        cards, giving the good held most beyond what that purchase needs: the first offer
+        of the turn only, and only if the hand is then worth more."""
+        state, rules = game.state, game.rules
+        if state.offers_made or not rules.param("trade_offers_per_turn"):
+            return None
+        ev = self.evaluator(game)
+        mine = state.players[me]
+        hand = mine.hand
+        targets = ev.targets(game, me)
+        for cost, _ in sorted(targets, key=lambda t: -t[1]):
+            need = dict(cost)
+            short = {g: n - hand[g] for g, n in cost if hand[g] < n}
+            if not short or sum(short.values()) > 2:
+                continue
+            extra = [(n - need.get(g, 0), -g) for g, n in enumerate(hand) if n > need.get(g, 0)]
+            if not extra:
+                return None
+            give = -max(extra)[1]
+            get = max(short, key=lambda g: (short[g], -g))
+            limit = ev.hand_limit(game, me)
+            after = hand[:]
+            after[give] -= 1
+            after[get] += 1
+            gain = ev.hand_value(after, mine.rates, targets, limit) - ev.hand_value(
+                hand, mine.rates, targets, limit
+            )
+            if gain <= self.weights.margin:
+                return None
+            return ("offer", {rules.goods[give]: 1}, {rules.goods[get]: 1})
+        return None
+
+    def roll(self, game: Game, me: int, options: tuple[Option, ...]) -> Option:
+        """Roll, unless a card played before the roll is worth more than a roll is."""
+        plays = [o for o in options if o != ("roll",)]
+        if not plays:
+            return ("roll",)
+        rolled = 0.0
+        for _ in range(3):  # a roll's value: the mean of three rolls of the sample
+            copy = game.clone(log=False)
+            copy.state.rng["dice"] = self.rng.getrandbits(64)
+            rolled += self.after(copy, me, ("roll",), 1) / 3
+        best, best_value = ("roll",), rolled
+        for option in plays:
+            value = self.after(game, me, option, 2)
+            if value > best_value:
+                best, best_value = option, value
+        return best
+
+    # --- quick rules ------------------------------------------------------------------------
+
+    def quick(self, game: Game, player: int, decision: Decision) -> Option:
+        """An answer without looking ahead, from ``player``'s side."""
+        kind, options = decision.kind, decision.options
+        ev = self.evaluator(game)
+        state = game.state
+        if kind in ("discard", "gold"):
+            me = state.players[player]
+            targets = ev.targets(game, player)
+            limit = ev.hand_limit(game, player)
+            index = game.rules.good_index
+            step = -1 if kind == "discard" else 1
+
+            def kept(option: Option) -> float:
+                hand = me.hand[:]
+                hand[index[option[1]]] += step
+                return ev.hand_value(hand, me.rates, targets, limit)
+
+            return max(options, key=kept)
+        if kind == "robber":
+            return max(options, key=lambda o: ev.tile_harm(game, o[1], player))
+        if kind == "steal":
+            return max(options, key=lambda o: (state.players[o[1]].points, -o[1]))
+        if kind == "lose_city":
+            return min(options, key=lambda o: city_value(ev, game, o[1]))
+        if kind == "respond":
+            return self.respond(game, player, options)
+        if kind == "partner":
+            partners = [o for o in options if o[0] == "partner"]
+            if partners:
+                return min(partners, key=lambda o: (state.players[o[1]].points, o[1]))
+            return options[0]
+        if kind == "optional":
+            return ("do",)
+        if kind == "choose_player":
+            others = [o for o in options if o[0] == "choose" and o[2] != player]
+            if others:
+                return max(others, key=lambda o: state.players[o[2]].points)
+        if kind == "choose_tile":
+            tiles = [o for o in options if o[0] == "choose"]
+            if tiles:
+                return max(tiles, key=lambda o: ev.tile_harm(game, o[2], player))
+        return options[0]
+
+    def respond(self, game: Game, player: int, options: tuple[Option, ...]) -> Option:
+        """Accept an offer that makes my hand worth more, unless the offerer is near the
+        win."""
+        if ("accept",) not in options:
+            return ("decline",)
+        state, rules = game.state, game.rules
+        task = state.queue[0]
+        offer: dict[str, Any] = task[2]
+        if state.players[offer["from"]].points >= rules.param("points_to_win") - 2:
+            return ("decline",)
+        ev = self.evaluator(game)
+        me = state.players[player]
+        targets = ev.targets(game, player)
+        limit = ev.hand_limit(game, player)
+        hand = me.hand[:]
+        for good, n in offer["give"].items():
+            hand[rules.good_index[good]] += n
+        for good, n in offer["get"].items():
+            hand[rules.good_index[good]] -= n
+        gain = ev.hand_value(hand, me.rates, targets, limit) - ev.hand_value(
+            me.hand, me.rates, targets, limit
+        )
+        return ("accept",) if gain > self.weights.margin else ("decline",)
+
+
+def _make(seed: int, weights: str = "") -> HeuristicBot:
+    return HeuristicBot(seed, weights)
+
+
+register(
+    BotInfo(
+        "heuristic",
+        VERSION,
+        "a value function over the rule set's features, one answer ahead through clones",
+        (Param("weights", str, "", "a weights file (default: rules/bots/heuristic.yaml)"),),
+        _make,
+    )
+)

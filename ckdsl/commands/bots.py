@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -21,12 +22,11 @@ def bots_command(as_json: bool) -> None:
     """
     from ckdsl.bots import bots
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": info.name,
             "version": info.version,
             "summary": info.summary,
-            "deterministic": info.deterministic,
             "params": [
                 {"name": p.name, "type": p.kind.__name__, "default": p.default, "doc": p.doc}
                 for p in info.params

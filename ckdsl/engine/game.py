@@ -196,6 +196,12 @@ class Game:
             assert decision is not None  # listed: the turn's decision included
         return decision
 
+    def peek(self) -> Decision | None:
+        """The decision owed now if it is already known, or None when it is a turn's or
+        a setup step's decision whose options have not been listed yet (``pending`` lists
+        them). Nothing is left to run in that case: a search can stop there cheaply."""
+        return self._decision
+
     def answer(self, option: Option) -> None:
         """Apply ``option`` to the pending decision, or raise IllegalAnswer and change nothing."""
         decision = self.pending
@@ -218,10 +224,13 @@ class Game:
         # search that looks one answer ahead never needs them.
         self._decision = self._advance(list_turn=False)
 
-    def refresh(self) -> None:
+    def refresh(self, *, list_now: bool = False) -> None:
         """Forget the cached pending decision, after the state was changed directly
-        (a scenario's position, a test)."""
+        (a scenario's position, a test); ``list_now``: list the new one at once, so that
+        clones made from here share it."""
         self._decision = None
+        if list_now:
+            self._decision = self._advance()
 
     def _advance(self, *, list_turn: bool = True) -> Decision | None:
         """Run the work that needs nobody's answer and return the next decision (None for

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ckdsl.engine.decisions import Decision
 from ckdsl.engine.state import GameState
@@ -38,6 +38,7 @@ _SECRET_DETAILS: dict[str, tuple[str, str | None]] = {
     "seize": ("card", "victim"),  # the Spy: both see the card
 }
 HIDDEN = "?"  # what a masked detail reads
+_T = TypeVar("_T")
 
 
 def visible_event(event: Event, player: int) -> Event:
@@ -153,13 +154,16 @@ class PlayerView:
         the opponents' hands from the goods neither in the bank nor in this player's hand,
         their progress cards and the decks' order from the cards not seen, and new random
         streams. Built from the masked ``state`` only, so it cannot depend on what this
-        player does not know. Without a log or history; the pending decision is
-        recomputed (for the same player and kind)."""
+        player does not know. Without a log or history; its pending decision is listed
+        anew (the same player and kind; the options may differ where they depend on
+        what is hidden)."""
         state = self.state.copy()
         _deal_goods(self, state, rng)
         _deal_cards(self, state, rng)
         state.rng = {name: rng.getrandbits(64) for name in GAME_STREAMS}
-        return self._game.with_state(state)
+        game = self._game.with_state(state)
+        game.refresh(list_now=True)  # once here, not again in every clone of the sample
+        return game
 
 
 def _deal_goods(view: PlayerView, state: GameState, rng: random.Random) -> None:
@@ -168,10 +172,14 @@ def _deal_goods(view: PlayerView, state: GameState, rng: random.Random) -> None:
     me = view.player
     mine = state.players[me].hand
     goods = len(mine)
-    pool = [
-        g for g, total in enumerate(view.rules.bank) for _ in range(total - state.bank[g] - mine[g])
-    ]
-    rng.shuffle(pool)
+    pool = _shuffled(
+        [
+            g
+            for g, total in enumerate(view.rules.bank)
+            for _ in range(total - state.bank[g] - mine[g])
+        ],
+        rng,
+    )
     sizes = view.hand_sizes
     at = 0
     for q, seen in enumerate(state.players):
@@ -196,22 +204,34 @@ def _deal_cards(view: PlayerView, state: GameState, rng: random.Random) -> None:
     sizes = view.deck_sizes
     held: list[str] = []
     for d, deck in enumerate(rules.decks):
-        unseen = list((Counter(deck.cards) - seen).elements())
-        rng.shuffle(unseen)
+        unseen = _shuffled(list((Counter(deck.cards) - seen).elements()), rng)
         to_hands = len(unseen) - sizes[d]
-        keep = [c for c in unseen if rules.cards[c].timing == "on_draw"]
-        free = [c for c in unseen if rules.cards[c].timing != "on_draw"]
-        held += free[:to_hands]
-        rest = free[to_hands:] + keep
-        rng.shuffle(rest)
+        rest: list[str] = []
+        for card in unseen:
+            if to_hands and rules.cards[card].timing != "on_draw":
+                held.append(card)
+                to_hands -= 1
+            else:
+                rest.append(card)
         state.decks[d] = rest
-    rng.shuffle(held)
+    held = _shuffled(held, rng)
     counts = view.progress_counts
     at = 0
     for q, p in enumerate(state.players):
         if q != view.player:
             p.progress = held[at : at + counts[q]]
             at += counts[q]
+
+
+def _shuffled(items: list[_T], rng: random.Random) -> list[_T]:
+    """``items`` in a random order: sorted by random keys, which costs a tenth of
+    ``random.shuffle``'s loop in Python (a determinization shuffles a dozen lists)."""
+    keys = [rng.random() for _ in items]
+    return [item for _, item in sorted(zip(keys, items, strict=True), key=_first)]
+
+
+def _first(pair: tuple[float, Any]) -> float:
+    return pair[0]
 
 
 def _cards_in_play(queue: list[Any]) -> list[str]:

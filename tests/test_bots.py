@@ -1,0 +1,175 @@
+"""Bots: specs, the registry, fair information, and the heuristic bot playing every variant."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ckdsl.bots import BotError, bot_seed, bots, make_bot, parse_players, parse_spec
+from ckdsl.cli import cli
+from ckdsl.engine.game import Game
+from ckdsl.session import GameSetup, play, start
+
+REPO = Path(__file__).resolve().parent.parent
+VARIANTS = sorted((REPO / "examples" / "variants").glob("*.yaml"))
+
+
+# --- specs ------------------------------------------------------------------------------------
+
+
+def test_specs_name_a_bot_and_its_parameters() -> None:
+    specs = parse_players("heuristic, mcts:iterations=20,exploration=0.5 ,random")
+    assert [s.name for s in specs] == ["heuristic", "mcts", "random"]
+    assert dict(specs[1].params) == {"iterations": 20, "exploration": 0.5}
+    assert str(specs[1]) == "mcts:exploration=0.5,iterations=20"
+    full = specs[1].full()
+    assert full.startswith("mcts:") and "iterations=20" in full and "time=" in full
+    assert parse_spec(str(specs[1])) == specs[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("heuristik", "unknown bot 'heuristik'; the bots are: heuristic, mcts, random"),
+        ("human", "a human seat comes with the terminal table"),
+        ("random:depth=2", "bot 'random' has no parameter 'depth'"),
+        ("mcts:iterations=many", "mcts:iterations: 'many' is not a int"),
+        ("mcts:iterations=-3", "below the smallest allowed value"),
+        ("mcts:iterations", "is not a parameter (write key=value)"),
+        ("mcts:iterations=2,iterations=3", "given twice"),
+        ("random,,random", "an empty bot name"),
+        ("mcts:exploration=nan", "is not a float"),
+        ("mcts:iterations=" + "9" * 5000, "is not a int"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(BotError, match=None) as caught:
+        parse_players(text)
+    assert message in str(caught.value)
+
+
+def test_the_bots_command_lists_every_bot_and_parameter(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["bots", "--json"])
+    assert result.exit_code == 0
+    listed = {row["name"]: row for row in json.loads(result.stdout)}
+    assert set(listed) == {info.name for info in bots()} >= {"random", "heuristic", "mcts"}
+    assert {p["name"] for p in listed["mcts"]["params"]} >= {
+        "iterations",
+        "time",
+        "exploration",
+        "seed",
+    }
+    assert all(row["version"] for row in listed.values())
+    text = runner.invoke(cli, ["bots"]).stdout
+    assert "mcts  (version" in text and "iterations=" in text
+
+
+def test_play_refuses_an_unknown_bot_as_a_usage_error(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["play", "--players", "random,nobody,random"])
+    assert result.exit_code == 2
+    assert "unknown bot 'nobody'" in result.stderr and "Traceback" not in result.output
+
+
+# --- fair information -------------------------------------------------------------------------
+
+
+def _heuristic_position(seed: int) -> Game:
+    """A position where a heuristic player must choose among several answers in the main
+    phase, with opponents holding cards and progress cards."""
+    game = start(GameSetup(seed=seed), log=False)
+    players = [make_bot("heuristic", bot_seed(seed, p)) for p in range(4)]
+    while True:
+        decision = game.pending
+        state = game.state
+        if (
+            decision.kind == "main"
+            and len(decision.options) > 3
+            and state.turn > 30
+            and all(sum(p.hand) for p in state.players)
+            and any(p.progress for q, p in enumerate(state.players) if q != decision.player)
+        ):
+            return game
+        assert decision.kind != "over"
+        game.answer(players[decision.player].choose(game.view(decision.player)))
+
+
+def _hide_differently(game: Game, me: int) -> Game:
+    """The same game where the opponents hold other cards: two opponents swap a good, an
+    opponent's progress cards are swapped with cards of the decks, the decks are reversed."""
+    other = game.clone()
+    state = other.state
+    opponents = [q for q in range(other.n) if q != me]
+    a, b = [q for q in opponents if sum(state.players[q].hand)][:2]
+    ga = next(g for g, n in enumerate(state.players[a].hand) if n)
+    gb = next((g for g, n in enumerate(state.players[b].hand) if n and g != ga), None)
+    if gb is not None:
+        state.players[a].hand[ga] -= 1
+        state.players[b].hand[ga] += 1
+        state.players[b].hand[gb] -= 1
+        state.players[a].hand[gb] += 1
+    holder = next(q for q in opponents if state.players[q].progress)
+    rules = other.rules
+    for k, card in enumerate(state.players[holder].progress):
+        deck = state.decks[rules.cards[card].deck]
+        swap = next(
+            (i for i, c in enumerate(deck) if c != card and rules.cards[c].timing != "on_draw"),
+            None,
+        )
+        if swap is not None:
+            state.players[holder].progress[k], deck[swap] = deck[swap], card
+    for deck in state.decks:
+        deck.reverse()
+    state.rng = {name: value ^ 0x5555 for name, value in state.rng.items()}
+    other.refresh()
+    assert other.state.digest() != game.state.digest()
+    return other
+
+
+@pytest.mark.parametrize(
+    ("spec", "seed"), [("heuristic", 11), ("heuristic", 21), ("mcts:iterations=30", 11)]
+)
+def test_no_bot_reads_what_its_player_cannot_see(spec: str, seed: int) -> None:
+    game = _heuristic_position(seed)
+    me = game.pending.player
+    other = _hide_differently(game, me)
+    view, twin = game.view(me), other.view(me)
+    assert view.key() == twin.key()
+    answers = [make_bot(spec, 99).choose(v) for v in (view, twin)]
+    assert answers[0] == answers[1]
+    assert answers[0] in game.pending.options or answers[0][0] == "offer"
+
+
+# --- the heuristic bot playing ----------------------------------------------------------------
+
+
+def _play(rules: str, seed: int, line_up: list[str]) -> Game:
+    game = start(GameSetup(rules=rules, seed=seed), log=False)
+    play(game, [make_bot(name, bot_seed(seed, p)) for p, name in enumerate(line_up)])
+    return game
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda p: p.stem)
+def test_heuristic_bots_play_every_example_variant_to_a_winner(variant: Path) -> None:
+    game = _play(str(variant), 3, ["heuristic"] * 4)
+    assert game.state.winner >= 0
+    target = game.rules.param("points_to_win")
+    assert game.state.players[game.state.winner].points >= target
+
+
+def test_the_heuristic_bot_beats_random_bots() -> None:
+    wins = 0
+    for seed in range(6):
+        seats = ["random"] * 4
+        seats[seed % 4] = "heuristic"
+        game = _play("base", seed, seats)
+        wins += game.state.winner == seed % 4
+    assert wins >= 5
+
+
+def test_a_heuristic_game_is_the_same_game_twice() -> None:
+    a = _play("base", 8, ["heuristic"] * 4)
+    b = _play("base", 8, ["heuristic"] * 4)
+    assert a.state.digest() == b.state.digest() and a.history == b.history
