@@ -70,19 +70,19 @@ class Weights:
         return table[-1] + (level - len(table) + 1) * self.level_step
 
 
-def default_weights_file() -> Path:
-    from ckdsl.paths import rules_dir
-
-    return rules_dir() / "bots" / "heuristic.yaml"
+BUNDLED = "bundled"
+WEIGHTS_FILE = "rules/bots/heuristic.yaml"
 
 
 @lru_cache(maxsize=8)
-def load_weights(path: str | None = None) -> Weights:
-    """The weights file (the bundled one by default); raises ValueError naming what is
-    missing or wrong."""
+def load_weights(path: str = BUNDLED) -> Weights:
+    """The weights file ``path`` (``bundled``: the one shipped with ckdsl); raises
+    ValueError naming what is missing or wrong."""
     import yaml
 
-    file = Path(path) if path else default_weights_file()
+    from ckdsl.paths import rules_dir
+
+    file = rules_dir() / "bots" / "heuristic.yaml" if path == BUNDLED else Path(path)
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -26,7 +26,14 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.bots.base import BotInfo, Param, register
-from ckdsl.bots.features import Evaluator, Weights, city_value, load_weights
+from ckdsl.bots.features import (
+    BUNDLED,
+    WEIGHTS_FILE,
+    Evaluator,
+    Weights,
+    city_value,
+    load_weights,
+)
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 
 if TYPE_CHECKING:
@@ -44,9 +51,9 @@ _SETTLE_STEPS = 60
 class HeuristicBot:
     """A greedy player over ``features.Evaluator``, seeded for its samples."""
 
-    def __init__(self, seed: int, weights: str = "") -> None:
+    def __init__(self, seed: int, weights: str = BUNDLED) -> None:
         self.rng = random.Random(seed)
-        self.weights: Weights = load_weights(weights or None)
+        self.weights: Weights = load_weights(weights)
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
 
     def evaluator(self, game: Game) -> Evaluator:
@@ -73,8 +80,9 @@ class HeuristicBot:
             return self.main(game, me, options)
         if kind == "roll":
             return self.roll(game, me, options)
-        if depth > 0 and kind.startswith(_LOOKAHEAD) and len(options) <= self.weights.max_options:
-            return self.best_ahead(game, me, options, depth)
+        if depth > 0 and kind.startswith(_LOOKAHEAD):
+            if kind.startswith("setup_") or len(options) <= self.weights.max_options:
+                return self.best_ahead(game, me, options, depth)
         return self.quick(game, me, decision)
 
     # --- looking ahead ------------------------------------------------------------------
@@ -288,16 +296,12 @@ class HeuristicBot:
         return ("accept",) if gain > self.weights.margin else ("decline",)
 
 
-def _make(seed: int, weights: str = "") -> HeuristicBot:
-    return HeuristicBot(seed, weights)
-
-
 register(
     BotInfo(
         "heuristic",
         VERSION,
         "a value function over the rule set's features, one answer ahead through clones",
-        (Param("weights", str, "", "a weights file (default: rules/bots/heuristic.yaml)"),),
-        _make,
+        (Param("weights", str, BUNDLED, f"a weights file ({BUNDLED}: {WEIGHTS_FILE})"),),
+        HeuristicBot,
     )
 )

@@ -34,6 +34,7 @@ import time as clock
 from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotInfo, Param, register
+from ckdsl.bots.features import BUNDLED
 from ckdsl.bots.heuristic import HeuristicBot
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 from ckdsl.rng import derive
@@ -79,7 +80,7 @@ class MctsBot:
         exploration: float = 0.7,
         width: int = 8,
         scale: float = 100.0,
-        weights: str = "",
+        weights: str = BUNDLED,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -322,7 +323,7 @@ register(
             Param("seed", int, 0, "varies the bot's own random stream for the same game", 0),
             Param("width", int, 8, "answers the root considers (the heuristic's best)", low=2),
             Param("scale", float, 100.0, "value difference that counts as one logit", 1),
-            Param("weights", str, "", "the heuristic's weights file"),
+            Param("weights", str, BUNDLED, "the heuristic's weights file"),
         ),
         _make,
     )

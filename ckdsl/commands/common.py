@@ -35,6 +35,9 @@ def bot_specs(text: str, param_hint: str = "--players") -> list[BotSpec]:
     from ckdsl.bots import BotError, parse_players
 
     try:
-        return parse_players(text)
-    except BotError as exc:
+        specs = parse_players(text)
+        for spec in specs:  # a bot that cannot be made (a weights file missing) says so now
+            spec.make(0)
+    except (BotError, ValueError) as exc:
         raise click.BadParameter(str(exc), param_hint=param_hint) from None
+    return specs
