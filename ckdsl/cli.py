@@ -106,7 +106,7 @@ def cli() -> None:
       ckdsl vocabulary                the verbs and functions effects are written with
       ckdsl l10n check                is every language complete?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
-      ckdsl play --seed 7 --lang fr   four random bots play a game, logged in French
+      ckdsl play --seed 7 --lang fr   four heuristic bots play a game, logged in French
       ckdsl replay game.json          a saved game, played again
       ckdsl board --svg board.svg     the board, with the ids answers use
       ckdsl scenario tests/scenarios  run rule examples
@@ -357,11 +357,20 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 @cli.command()
 @click.option(
     "--players",
-    default="random,random,random,random",
+    default="heuristic,heuristic,heuristic,heuristic",
     show_default=True,
-    help="One bot name per player, comma-separated (bots: random).",
+    help="One bot spec per player, comma-separated (`ckdsl bots` lists them), e.g. "
+    "heuristic,mcts:iterations=100,random,random.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
+@click.option(
+    "--rotation",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seat the players shifted by this many seats (the bot named first sits in seat "
+    "R), as rotation R of an experiment does; each bot keeps its own random stream.",
+)
 @click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
 @click.option("--layout", default=None, help="A fixed layout of the map (default: from the seed).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
@@ -371,6 +380,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 def play(
     players: str,
     seed: int,
+    rotation: int,
     map_name: str,
     layout: str | None,
     save_path: Path | None,
@@ -384,7 +394,11 @@ def play(
     from ckdsl.session import play as run_bots
 
     specs = bot_specs(players)
-    bots = [spec.make(bot_seed(seed, seat)) for seat, spec in enumerate(specs)]
+    n = len(specs)
+    # Seat s holds the line-up's bot (s - rotation) mod n, seeded by its place in the
+    # line-up: the games of an experiment's rotations (ckdsl.sim.experiment).
+    places = [(seat - rotation) % n for seat in range(n)]
+    bots = [specs[p].make(bot_seed(seed, p)) for p in places]
     setup = GameSetup(str(rules) if rules else "base", map_name, layout, len(specs), seed)
     game = start(setup)
     run_bots(game, bots)

@@ -80,9 +80,9 @@ class HeuristicBot:
             return self.main(game, me, options)
         if kind == "roll":
             return self.roll(game, me, options)
-        if depth > 0 and kind.startswith(_LOOKAHEAD):
-            if kind.startswith("setup_") or len(options) <= self.weights.max_options:
-                return self.best_ahead(game, me, options, depth)
+        every = kind.startswith("setup_") or len(options) <= self.weights.max_options
+        if depth > 0 and kind.startswith(_LOOKAHEAD) and every:
+            return self.best_ahead(game, me, options, depth)
         return self.quick(game, me, decision)
 
     # --- looking ahead ------------------------------------------------------------------

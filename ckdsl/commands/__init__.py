@@ -10,7 +10,7 @@ import importlib
 import click
 
 # The modules of the commands, each exporting ``COMMANDS`` (a list of Click commands).
-MODULES = ("bots",)
+MODULES = ("bots", "simulate", "compare", "tournament")
 
 
 def registered() -> list[click.Command]:

@@ -16,7 +16,7 @@ them, a card's effect waiting for a choice) waits in ``state.queue`` as plain tu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.dsl import runtime
@@ -137,7 +137,7 @@ class Game:
         self.history: list[Option] = []  # every answer applied, in order (the save file)
         self.events: list[Event] = []
         self.logging = log
-        self._listeners: tuple[Callable[[Event], None], ...] = ()
+        self._listeners: tuple[tuple[Collection[str] | None, Callable[[Event], None]], ...] = ()
         (self.handlers, self.task_options, self.auto_tasks, self.main_verbs,
          self.main_options) = _tables()  # fmt: skip
         pieces.refresh_all_rates(self)
@@ -173,9 +173,13 @@ class Game:
 
         return PlayerView(self, player)
 
-    def listen(self, listener: Callable[[Event], None]) -> None:
-        """Call ``listener`` with every event from now on, logged or not (metrics)."""
-        self._listeners = (*self._listeners, listener)
+    def listen(
+        self, listener: Callable[[Event], None], events: Collection[str] | None = None
+    ) -> None:
+        """Call ``listener`` with every event from now on (only those named in ``events``,
+        if given), logged or not: metrics. A game without a log builds an event only
+        when a listener wants it."""
+        self._listeners = (*self._listeners, (events, listener))
 
     def index_numbers(self) -> None:
         """Which tiles carry each number (again after the Inventor swaps two tokens)."""
@@ -317,11 +321,14 @@ class Game:
 
     def log(self, event: str, player: int, **details: Any) -> None:
         """Record an event (when the game keeps a log) and tell the listeners."""
-        if self.logging or self._listeners:
+        record: Event | None = None
+        if self.logging:
             record = {"event": event, "player": player, **details}
-            if self.logging:
-                self.events.append(record)
-            for listener in self._listeners:
+            self.events.append(record)
+        for wanted, listener in self._listeners:
+            if wanted is None or event in wanted:
+                if record is None:
+                    record = {"event": event, "player": player, **details}
                 listener(record)
 
     def recount_points(self, player: int) -> int:

@@ -282,6 +282,10 @@ def end_turn(game: Game, player: int) -> None:
 
 def begin_turn(game: Game, player: int) -> None:
     state = game.state
+    if state.turn >= game.rules.param("turn_limit"):  # stopped: ``turn`` stays the last one
+        state.over = True
+        game.log("unfinished", NOBODY, turns=state.turn)
+        return
     state.turn += 1
     state.current = player
     state.rolled = False
@@ -290,10 +294,6 @@ def begin_turn(game: Game, player: int) -> None:
     for i in range(len(flags)):
         if flags[i]:
             flags[i] = 0
-    if state.turn > game.rules.param("turn_limit"):
-        state.over = True
-        game.log("unfinished", NOBODY, turns=state.turn - 1)
-        return
     game.log("turn", player, turn=state.turn)
 
 

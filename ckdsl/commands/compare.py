@@ -1,0 +1,583 @@
+"""``ckdsl compare``: a base rule set against variants on paired seeds, with a report."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ckdsl.commands.common import bot_specs, json_option
+from ckdsl.diagnostics import CkdslError, Diagnostic
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ckdsl.sim.experiment import Experiment, WorkSpec
+    from ckdsl.sim.runner import RunResult
+
+DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"
+EXIT_INTERRUPTED = 130
+MAX_GAMES_FACTOR = 10
+"""Without --max-games, --until-significant plays at most this many times --games seeds."""
+
+
+def _fail(where: str | Path, message: str) -> CkdslError:
+    return CkdslError([Diagnostic(str(where), 0, 0, message)])
+
+
+@click.command("compare")
+@click.argument("base", metavar="BASE")
+@click.argument("variants", nargs=-1, required=True, metavar="VARIANT...")
+@click.option(
+    "--players",
+    default=DEFAULT_PLAYERS,
+    show_default=True,
+    help="The bots, one spec per seat, comma-separated (`ckdsl bots` lists them); the same "
+    "line-up plays every rule set.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="How many seeds to play under each rule set (with --rotate-seats, each once per "
+    "rotation). With --until-significant: the seeds of each batch.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The master seed: seed number i plays the same game seed under every rule set "
+    "(that is the pairing). Also seeds the bootstrap.",
+)
+@click.option(
+    "--rotate-seats",
+    is_flag=True,
+    help="Play every seed once per rotation of the line-up, so every bot sits in every seat.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core); 1 plays in this process.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="WHERE",
+    help="Run on Dask: 'local-dask' or a scheduler's address (tcp://HOST:8786).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Keep the games here, one results folder per rule set (DIR/LABEL). The same "
+    "command again plays only the games missing; more --games extends the folders. "
+    "Without --out the games are thrown away after the report.",
+)
+@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option("--layout", default=None, help="A fixed layout of the map (default: from each seed).")
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write one self-contained HTML file: the design, the tables and the plots.",
+)
+@click.option(
+    "--plots",
+    "plots_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Write each plot as PNG and SVG in this folder (with captions.txt).",
+)
+@click.option(
+    "--level",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="Confidence level of the intervals; 1 - LEVEL is the significance threshold.",
+)
+@click.option(
+    "--bootstrap",
+    is_flag=True,
+    help="Bootstrap (BCa, resampling seeds) intervals for means instead of t intervals.",
+)
+@click.option(
+    "--until-significant",
+    is_flag=True,
+    help="Play batches of --games seeds until an SPRT on --metric decides (or "
+    "--max-games seeds are played).",
+)
+@click.option(
+    "--metric",
+    default="seat1",
+    show_default=True,
+    help="The SPRT's metric, as the per-seed difference B - A: seat1 ... seatN (a seat's "
+    "win rate), finished (the finished share) or turns (game length).",
+)
+@click.option(
+    "--h0",
+    type=float,
+    default=None,
+    help="The SPRT's null hypothesis, a difference in the metric's units (default 0).",
+)
+@click.option(
+    "--h1",
+    type=float,
+    default=None,
+    help="The SPRT's alternative (default 0.03 for a rate, 5 for turns); negative to "
+    "look for a decrease.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="The SPRT's false-positive rate.",
+)
+@click.option(
+    "--beta",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="The SPRT's false-negative rate.",
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"With --until-significant: the most seeds to play (default {MAX_GAMES_FACTOR} "
+    "times --games).",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar and no run report on stderr.")
+@json_option
+def compare_command(
+    base: str,
+    variants: tuple[str, ...],
+    players: str,
+    games: int,
+    seed: int,
+    rotate_seats: bool,
+    jobs: int | None,
+    scheduler: str | None,
+    out: Path | None,
+    map_name: str,
+    layout: str | None,
+    report_path: Path | None,
+    plots_dir: Path | None,
+    level: float,
+    bootstrap: bool,
+    until_significant: bool,
+    metric: str,
+    h0: float | None,
+    h1: float | None,
+    alpha: float,
+    beta: float,
+    max_games: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Compare a BASE rule set with one or more VARIANTs on the same seeds.
+
+    BASE and each VARIANT are 'base', a variant file or a rule-set folder. Every seed is
+    played under each rule set with the same bots, so the games are paired (same board,
+    dice and decks until the rules make them differ). The report gives each rule set's win
+    rates by seat and bot (Wilson intervals), seat balance (χ²), game length, points and the
+    Cities & Knights metrics, and each variant's differences from the base with paired
+    intervals, Holm-corrected tests and a plain-language verdict. Results on stdout
+    (--json: the whole report, byte-identical for the same command); progress on stderr.
+
+    \b
+    Examples:
+      ckdsl compare base examples/variants/fifteen_points.yaml --games 500 --rotate-seats \\
+          --report report.html
+      ckdsl compare base my-variant.yaml --players random,random,random,random --out runs
+      ckdsl compare base my-variant.yaml --until-significant --metric seat1 --h1 0.03 \\
+          --games 100 --max-games 2000
+
+    Unfinished games (the turn limit) are counted in every denominator, never dropped.
+    """
+    from ckdsl.sim import require_extra
+
+    specs = bot_specs(players)
+    require_extra()
+    if report_path is not None or plots_dir is not None:
+        require_extra("matplotlib")
+    if scheduler is not None:
+        require_extra("distributed")
+    if max_games is not None and not until_significant:
+        raise click.UsageError("--max-games needs --until-significant")
+    for name, value in (("--metric", metric != "seat1"), ("--h0", h0), ("--h1", h1)):
+        if value and not until_significant:
+            raise click.UsageError(f"{name} needs --until-significant")
+    _check_writable(report_path, plots_dir, out)
+    lineup = tuple(spec.full() for spec in specs)
+    plans = _plans([base, *variants], lineup, games, seed, rotate_seats, map_name, layout)
+    seats = len(lineup)
+    sprt_metric = None
+    if until_significant:
+        from ckdsl.sim.sprt_run import sprt_metric as find_metric
+
+        try:
+            sprt_metric = find_metric(metric, seats)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--metric") from None
+        default_h0, default_h1 = sprt_metric.default_bounds()
+        h0 = default_h0 if h0 is None else h0
+        h1 = default_h1 if h1 is None else h1
+        if h0 == h1:
+            raise click.BadParameter("--h0 and --h1 must differ", param_hint="--h1")
+        if sprt_metric.bounded and not (-1 <= h0 <= 1 and -1 <= h1 <= 1):
+            raise click.BadParameter(
+                "for a rate, --h0 and --h1 are differences between -1 and 1 (0.03: 3 points)",
+                param_hint="--h1",
+            )
+    command = _command_line(
+        [base, *variants], lineup, games, seed, rotate_seats, map_name, layout, out
+    )
+    began = time.perf_counter()
+    if out is not None:
+        report, results = _play_and_compare(
+            plans,
+            out,
+            jobs,
+            scheduler,
+            quiet,
+            command,
+            level,
+            bootstrap,
+            seed,
+            sprt_metric,
+            h0,
+            h1,
+            alpha,
+            beta,
+            max_games or MAX_GAMES_FACTOR * games,
+        )
+    else:
+        with tempfile.TemporaryDirectory(prefix="ckdsl-compare-") as folder:
+            report, results = _play_and_compare(
+                plans,
+                Path(folder),
+                jobs,
+                scheduler,
+                quiet,
+                command,
+                level,
+                bootstrap,
+                seed,
+                sprt_metric,
+                h0,
+                h1,
+                alpha,
+                beta,
+                max_games or MAX_GAMES_FACTOR * games,
+            )
+    wall = time.perf_counter() - began
+    _emit(report, results, as_json, report_path, plots_dir, quiet, command, wall, out)
+
+
+# --- Plans: one experiment per rule set ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Plan:
+    target: str  # as given on the command line
+    label: str
+    folder: str
+    experiment: Experiment
+    spec: WorkSpec
+
+
+def _plans(
+    targets: Sequence[str],
+    lineup: tuple[str, ...],
+    games: int,
+    seed: int,
+    rotate: bool,
+    map_name: str,
+    layout: str | None,
+) -> list[_Plan]:
+    """An experiment per rule set, loaded and checked (every broken file reported at once),
+    with unique labels and folder names."""
+    from ckdsl.sim.experiment import Experiment, LayoutError, PlayersError, prepare
+
+    prepared: list[tuple[str, Experiment, WorkSpec]] = []
+    problems: list[Diagnostic] = []
+    for target in targets:
+        experiment = Experiment(
+            rules=target,
+            lineups=(lineup,),
+            games=games,
+            seed=seed,
+            rotate=rotate,
+            map=map_name,
+            layout=layout,
+        )
+        try:
+            spec = prepare(experiment)
+        except PlayersError as exc:
+            raise click.BadParameter(exc.diagnostics[0].message, param_hint="--players") from None
+        except LayoutError as exc:
+            raise click.BadParameter(exc.diagnostics[0].message, param_hint="--layout") from None
+        except CkdslError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        prepared.append((target, experiment, spec))
+    if problems:
+        raise CkdslError(problems)
+    plans = []
+    used: set[str] = set()
+    for target, experiment, spec in prepared:
+        label = spec.label
+        n = 2
+        while label in used:
+            label = f"{spec.label}-{n}"
+            n += 1
+        used.add(label)
+        folder = re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("._") or "rules"
+        experiment = replace(experiment, label=label)
+        plans.append(_Plan(target, label, folder, experiment, replace(spec, label=label)))
+    return plans
+
+
+def _check_writable(report: Path | None, plots: Path | None, out: Path | None) -> None:
+    """Refuse, before playing a game, outputs that cannot be written."""
+    if report is not None:
+        parent = report.parent if str(report.parent) else Path(".")
+        if report.is_dir():
+            raise _fail(report, "is a folder; --report wants an HTML file name")
+        if not parent.is_dir():
+            raise _fail(report, f"cannot write the report: the folder {parent} does not exist")
+        _probe(parent, report, "the report")
+    if plots is not None:
+        if plots.exists() and not plots.is_dir():
+            raise _fail(plots, "is a file; --plots wants a folder")
+        try:
+            plots.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _fail(plots, f"cannot create the plots folder: {exc.strerror}") from None
+        _probe(plots, plots, "the plots")
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            raise _fail(out, "is a file; --out wants a folder (one results folder per rule set)")
+        if (out / "_manifest.json").exists():
+            raise _fail(
+                out,
+                "is a results folder of one rule set (it has a _manifest.json); compare keeps "
+                "one such folder per rule set inside --out: give another folder",
+            )
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _fail(out, f"cannot create the results folder: {exc.strerror}") from None
+        _probe(out, out, "the results")
+
+
+def _probe(folder: Path, shown: Path, what: str) -> None:
+    try:
+        handle, name = tempfile.mkstemp(prefix=".ckdsl-probe-", dir=folder)
+    except OSError as exc:
+        raise _fail(shown, f"cannot write {what}: {exc.strerror}") from None
+    os.close(handle)
+    os.unlink(name)
+
+
+# --- Playing -------------------------------------------------------------------------------
+
+
+def _play(
+    plans: Sequence[_Plan],
+    out: Path,
+    seeds: int,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    command: list[str],
+    results: list[RunResult],
+) -> dict[str, pd.DataFrame]:
+    """Extend every rule set's store to ``seeds`` seeds; their games, by label."""
+    from ckdsl.sim.runner import RunInterrupted, run
+    from ckdsl.sim.store import read_results
+
+    frames = {}
+    for plan in plans:
+        experiment = replace(plan.experiment, games=seeds)
+        folder = out / plan.folder
+        try:
+            result = run(
+                experiment,
+                folder,
+                jobs=jobs,
+                scheduler=scheduler,
+                progress=not quiet,
+                command=command,
+                kind="compare",
+                spec=plan.spec,
+            )
+        except RunInterrupted as stop:
+            click.echo(str(stop), err=True)
+            click.get_current_context().exit(EXIT_INTERRUPTED)
+        results.append(result)
+        if not quiet:
+            click.echo(f"{plan.label}: {result.describe()}", err=True)
+        frames[plan.label] = read_results(folder, experiment.keys())
+    return frames
+
+
+def _play_and_compare(
+    plans: Sequence[_Plan],
+    out: Path,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    command: list[str],
+    level: float,
+    bootstrap: bool,
+    seed: int,
+    sprt_metric: Any,
+    h0: float | None,
+    h1: float | None,
+    alpha: float,
+    beta: float,
+    max_seeds: int,
+) -> tuple[Any, list[RunResult]]:
+    from ckdsl.sim.compare import StoppingRule, compare
+
+    results: list[RunResult] = []
+    games = plans[0].experiment.games
+    base = plans[0].label
+    frames: Mapping[str, pd.DataFrame]
+    if sprt_metric is None:
+        frames = _play(plans, out, games, jobs, scheduler, quiet, command, results)
+        stopping = StoppingRule("fixed", games, len(frames[base]))
+    else:
+        from ckdsl.sim.sprt_run import until_significant
+
+        def on_batch(seeds: int, tests: Sequence[Mapping[str, Any]]) -> None:
+            if quiet:
+                return
+            for test in tests:
+                click.echo(
+                    f"SPRT after {seeds} seeds: {test['variant']} LLR {test['llr']:+.3f} "
+                    f"(bounds {test['lower_bound']:+.3f}, {test['upper_bound']:+.3f}): "
+                    f"{test['decision']}",
+                    err=True,
+                )
+
+        assert h0 is not None and h1 is not None
+        stopping, frames = until_significant(
+            lambda seeds: _play(plans, out, seeds, jobs, scheduler, quiet, command, results),
+            base=base,
+            metric=sprt_metric,
+            h0=h0,
+            h1=h1,
+            alpha=alpha,
+            beta=beta,
+            start=games,
+            batch=games,
+            max_seeds=max(max_seeds, 1),
+            on_batch=on_batch,
+        )
+    stores = {
+        plan.label: {
+            "rules": plan.target,
+            "master_seed": plan.experiment.seed,
+            "map": plan.experiment.map,
+            "layout": plan.experiment.layout,
+            "rotate": plan.experiment.rotate,
+            "folder": plan.folder,
+        }
+        for plan in plans
+    }
+    report = compare(
+        frames,
+        base=base,
+        level=level,
+        seed=seed,
+        method="bootstrap" if bootstrap else "t",
+        stopping=stopping,
+        stores=stores,
+    )
+    return report, results
+
+
+# --- Output --------------------------------------------------------------------------------
+
+
+def _emit(
+    report: Any,
+    results: Sequence[RunResult],
+    as_json: bool,
+    report_path: Path | None,
+    plots_dir: Path | None,
+    quiet: bool,
+    command: list[str],
+    wall: float,
+    out: Path | None,
+) -> None:
+    from ckdsl.sim.report import print_report, write_html, write_plots
+
+    if as_json:
+        click.echo(report.dumps())
+    else:
+        print_report(report)
+    played = sum(r.played for r in results)
+    run_facts = {
+        "command": " ".join(command),
+        "wall time": f"{wall:.1f} s",
+        "games played in this run": played,
+    }
+    if report_path is not None:
+        try:
+            write_html(report, report_path, run=run_facts)
+        except OSError as exc:
+            raise _fail(report_path, f"cannot write the report: {exc.strerror}") from None
+        if not quiet:
+            click.echo(f"wrote {report_path}", err=True)
+    if plots_dir is not None:
+        try:
+            written = write_plots(report, plots_dir)
+        except OSError as exc:
+            raise _fail(plots_dir, f"cannot write the plots: {exc.strerror}") from None
+        if not quiet:
+            click.echo(f"wrote {len(written)} files to {plots_dir}", err=True)
+    if not quiet:
+        where = f"; results in {out}" if out is not None else ""
+        click.echo(f"{played} games played in {wall:.1f} s{where}", err=True)
+
+
+def _command_line(
+    targets: Sequence[str],
+    lineup: Sequence[str],
+    games: int,
+    seed: int,
+    rotate: bool,
+    map_name: str,
+    layout: str | None,
+    out: Path | None,
+) -> list[str]:
+    """The command as the manifests record it: what shapes the results."""
+    line = ["ckdsl", "compare", *targets, "--players", ",".join(lineup)]
+    line += ["--games", str(games), "--seed", str(seed)]
+    if rotate:
+        line.append("--rotate-seats")
+    if map_name != "standard":
+        line += ["--map", map_name]
+    if layout is not None:
+        line += ["--layout", layout]
+    if out is not None:
+        line += ["--out", str(out)]
+    return line
+
+
+COMMANDS = [compare_command]
