@@ -173,3 +173,56 @@ def test_a_heuristic_game_is_the_same_game_twice() -> None:
     a = _play("base", 8, ["heuristic"] * 4)
     b = _play("base", 8, ["heuristic"] * 4)
     assert a.state.digest() == b.state.digest() and a.history == b.history
+
+
+# --- the mcts bot -----------------------------------------------------------------------------
+
+
+def test_mcts_keeps_to_its_time_budget() -> None:
+    """Every decision within the budget plus 10%, the search itself included."""
+    import time
+
+    game = _heuristic_position(5)
+    budget = 0.15
+    bot = make_bot(f"mcts:time={budget},iterations=100000", 1)
+    slowest, searched = 0.0, 0
+    for _ in range(40):
+        decision = game.pending
+        if decision.kind == "over":
+            break
+        view = game.view(decision.player)
+        began = time.perf_counter()
+        answer = bot.choose(view)
+        slowest = max(slowest, time.perf_counter() - began)
+        searched += getattr(bot, "last_iterations", 0) > 0
+        game.answer(answer)
+    assert searched >= 3
+    assert slowest <= 1.1 * budget, slowest
+
+
+def test_mcts_with_iterations_alone_is_reproducible() -> None:
+    game = _heuristic_position(7)
+    view = game.view(game.pending.player)
+    answers = {make_bot("mcts:iterations=40", 3).choose(view) for _ in range(2)}
+    assert len(answers) == 1
+    # the seed parameter gives another search of the same game: another stream
+    streams = {make_bot(f"mcts:seed={s}", 3).rng.random() for s in (0, 9, 9)}  # type: ignore[attr-defined]
+    assert len(streams) == 2
+
+
+def test_a_tournament_ranks_the_heuristic_above_random(runner: CliRunner, tmp_path: Path) -> None:
+    args = ["tournament", "heuristic", "random", "--games", "2", "--jobs", "1", "--quiet"]
+    result = runner.invoke(cli, [*args, "--json", "--out", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == 2 * 2 * 4  # seeds x line-ups (A,B,A,B and B,A,B,A) x rotations
+    assert report["standings"][0]["bot"].startswith("heuristic")
+    assert report["standings"][0]["ordinal"] > report["standings"][1]["ordinal"]
+    ahead = {(p["bot"].split(":")[0], p["opponent"].split(":")[0]): p for p in report["pairwise"]}
+    assert ahead["heuristic", "random"]["ahead"]["estimate"] > 0.5
+    again = runner.invoke(cli, [*args, "--json", "--out", str(tmp_path / "t")])
+    assert again.stdout == result.stdout  # resumed from the store: nothing played, same report
+    text = runner.invoke(cli, [*args]).stdout
+    assert "heuristic" in text and "rating" in text
+    bad = runner.invoke(cli, ["tournament", "heuristic", "nobody"])
+    assert bad.exit_code == 2 and "unknown bot 'nobody'" in bad.stderr

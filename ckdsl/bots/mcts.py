@@ -302,13 +302,13 @@ def _visits(root: Node, option: Option) -> tuple[int, float]:
     return (child.visits, child.total)
 
 
-def _make(seed: int, **params: object) -> MctsBot:
+def _make(stream: int, /, **params: object) -> MctsBot:
     """The bot for the seat's ``seed``; the ``seed`` parameter varies it (same game, other
     searches)."""
     salt = params.pop("seed", 0)
     if salt:
-        seed = derive(seed, "mcts", str(salt))
-    return MctsBot(seed, **params)  # type: ignore[arg-type]
+        stream = derive(stream, "mcts", str(salt))
+    return MctsBot(stream, **params)  # type: ignore[arg-type]
 
 
 register(
