@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ckdsl.bots import BotError, bot_seed, bots, make_bot, parse_players, parse_spec
+from ckdsl.bots.base import _REGISTRY
 from ckdsl.cli import cli
 from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, play, start
@@ -226,3 +227,16 @@ def test_a_tournament_ranks_the_heuristic_above_random(runner: CliRunner, tmp_pa
     assert "heuristic" in text and "rating" in text
     bad = runner.invoke(cli, ["tournament", "heuristic", "nobody"])
     assert bad.exit_code == 2 and "unknown bot 'nobody'" in bad.stderr
+
+
+def test_the_bot_written_in_docs_bots_md_plays() -> None:
+    """The example of docs/bots.md, run as written: registered, named, playing a game."""
+    text = (REPO / "docs" / "bots.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    try:
+        exec(compile(code, "docs/bots.md", "exec"), {"__name__": "docs_example"})
+        assert "greedy" in {info.name for info in bots()}
+        game = _play("base", 2, ["greedy:order=city+settlement+knight"] + ["random"] * 3)
+        assert game.state.over and game.history
+    finally:
+        _REGISTRY.pop("greedy", None)
