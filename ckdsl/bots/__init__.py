@@ -15,6 +15,9 @@ from ckdsl.bots.base import (
 )
 from ckdsl.bots.random_bot import RandomBot
 
+# The bots register themselves on import (after the base they import).
+from ckdsl.bots import heuristic, mcts  # noqa: F401  isort: skip
+
 __all__ = [
     "Bot",
     "BotError",

@@ -92,6 +92,8 @@ def _show(value: Any) -> str:
 
 
 _REGISTRY: dict[str, BotInfo] = {}
+"""The bots by name; each bot's module registers itself, and ``ckdsl.bots`` imports them
+all (so importing anything of ``ckdsl.bots`` fills it)."""
 
 
 def register(info: BotInfo) -> None:
@@ -100,27 +102,15 @@ def register(info: BotInfo) -> None:
 
 def bots() -> list[BotInfo]:
     """Every registered bot, by name."""
-    _load()
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
 def bot_info(name: str) -> BotInfo:
-    _load()
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         hint = " (a human seat comes with the terminal table)" if name == "human" else ""
         raise BotError(f"unknown bot '{name}'{hint}; the bots are: {known}")
     return _REGISTRY[name]
-
-
-_LOADED: list[bool] = []
-
-
-def _load() -> None:
-    """Import the bot modules (each registers itself) the first time they are needed."""
-    if not _LOADED:
-        _LOADED.append(True)
-        from ckdsl.bots import heuristic, mcts, random_bot  # noqa: F401
 
 
 _KEY = re.compile(r"[a-z_][a-z0-9_]*")
