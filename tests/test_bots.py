@@ -240,3 +240,11 @@ def test_the_bot_written_in_docs_bots_md_plays() -> None:
         assert game.state.over and game.history
     finally:
         _REGISTRY.pop("greedy", None)
+
+
+def test_play_by_default_is_four_heuristic_bots_playing_to_a_winner(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["play", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["finished"] and report["winner"] in report["scores"]
+    assert report["scores"][report["winner"]] >= 13 and report["turns"] < 300

@@ -24,6 +24,7 @@ from ckdsl.engine import barbarians, board_rules, improvements, knights
 from ckdsl.engine.building import cost_of
 from ckdsl.engine.compiled import Bundle
 from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
+from ckdsl.engine.turn import hand_limit
 
 if TYPE_CHECKING:
     from ckdsl.board import Topology
@@ -404,8 +405,6 @@ class Evaluator:
         return value
 
     def hand_limit(self, game: Game, player: int) -> int:
-        from ckdsl.engine.turn import hand_limit
-
         return hand_limit(game, player)
 
     def tile_harm(self, game: Game, tile: int, player: int) -> float:
