@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
@@ -11,6 +14,7 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 
 if TYPE_CHECKING:
     from ckdsl.bots import BotSpec
+    from ckdsl.sim.experiment import Experiment, WorkSpec
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -41,3 +45,26 @@ def bot_specs(text: str, param_hint: str = "--players") -> list[BotSpec]:
     except (BotError, ValueError) as exc:
         raise click.BadParameter(str(exc), param_hint=param_hint) from None
     return specs
+
+
+@contextmanager
+def results_folder(out: Path | None, command: str) -> Iterator[Path]:
+    """``out``, or a temporary folder removed afterwards when the user keeps no results."""
+    if out is not None:
+        yield out
+        return
+    with tempfile.TemporaryDirectory(prefix=f"ckdsl-{command}-") as folder:
+        yield Path(folder)
+
+
+def prepared(experiment: Experiment) -> WorkSpec:
+    """The experiment loaded and checked; a line-up that does not fit the rules or an
+    unknown layout is a usage error naming its option, a broken rule file its findings."""
+    from ckdsl.sim.experiment import LayoutError, PlayersError, prepare
+
+    try:
+        return prepare(experiment)
+    except PlayersError as exc:
+        raise click.BadParameter(exc.diagnostics[0].message, param_hint="--players") from None
+    except LayoutError as exc:
+        raise click.BadParameter(exc.diagnostics[0].message, param_hint="--layout") from None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ckdsl.commands.common import bot_specs, json_option
+from ckdsl.commands.common import bot_specs, json_option, prepared, results_folder
 from ckdsl.diagnostics import CkdslError, Diagnostic
 
 if TYPE_CHECKING:
@@ -245,10 +245,10 @@ def compare_command(
         [base, *variants], lineup, games, seed, rotate_seats, map_name, layout, out
     )
     began = time.perf_counter()
-    if out is not None:
+    with results_folder(out, "compare") as folder:
         report, results = _play_and_compare(
             plans,
-            out,
+            folder,
             jobs,
             scheduler,
             quiet,
@@ -263,25 +263,6 @@ def compare_command(
             beta,
             max_games or MAX_GAMES_FACTOR * games,
         )
-    else:
-        with tempfile.TemporaryDirectory(prefix="ckdsl-compare-") as folder:
-            report, results = _play_and_compare(
-                plans,
-                Path(folder),
-                jobs,
-                scheduler,
-                quiet,
-                command,
-                level,
-                bootstrap,
-                seed,
-                sprt_metric,
-                h0,
-                h1,
-                alpha,
-                beta,
-                max_games or MAX_GAMES_FACTOR * games,
-            )
     wall = time.perf_counter() - began
     _emit(report, results, as_json, report_path, plots_dir, quiet, command, wall, out)
 
@@ -309,9 +290,9 @@ def _plans(
 ) -> list[_Plan]:
     """An experiment per rule set, loaded and checked (every broken file reported at once),
     with unique labels and folder names."""
-    from ckdsl.sim.experiment import Experiment, LayoutError, PlayersError, prepare
+    from ckdsl.sim.experiment import Experiment
 
-    prepared: list[tuple[str, Experiment, WorkSpec]] = []
+    loaded: list[tuple[str, Experiment, WorkSpec]] = []
     problems: list[Diagnostic] = []
     for target in targets:
         experiment = Experiment(
@@ -324,20 +305,16 @@ def _plans(
             layout=layout,
         )
         try:
-            spec = prepare(experiment)
-        except PlayersError as exc:
-            raise click.BadParameter(exc.diagnostics[0].message, param_hint="--players") from None
-        except LayoutError as exc:
-            raise click.BadParameter(exc.diagnostics[0].message, param_hint="--layout") from None
+            spec = prepared(experiment)
         except CkdslError as exc:
             problems.extend(exc.diagnostics)
             continue
-        prepared.append((target, experiment, spec))
+        loaded.append((target, experiment, spec))
     if problems:
         raise CkdslError(problems)
     plans = []
     used: set[str] = set()
-    for target, experiment, spec in prepared:
+    for target, experiment, spec in loaded:
         label = spec.label
         n = 2
         while label in used:

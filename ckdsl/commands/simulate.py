@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ckdsl.commands.common import bot_specs, json_option
+from ckdsl.commands.common import bot_specs, json_option, prepared, results_folder
 
 DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"
 EXIT_INTERRUPTED = 130
@@ -111,7 +111,7 @@ def simulate_command(
     require_extra()
     if scheduler is not None:
         require_extra("distributed")
-    from ckdsl.sim.experiment import Experiment, LayoutError, PlayersError, prepare
+    from ckdsl.sim.experiment import Experiment
 
     experiment = Experiment(
         rules=rules,
@@ -123,22 +123,11 @@ def simulate_command(
         layout=layout,
         label=label,
     )
-    try:
-        spec = prepare(experiment)
-    except PlayersError as exc:
-        raise click.BadParameter(exc.diagnostics[0].message, param_hint="--players") from None
-    except LayoutError as exc:
-        raise click.BadParameter(exc.diagnostics[0].message, param_hint="--layout") from None
+    spec = prepared(experiment)
     command = _command_line(rules, experiment, jobs, scheduler, out)
-    if out is not None:
-        result = _run(experiment, spec, out, jobs, scheduler, quiet, command)
-        _report(experiment, spec, out, as_json)
-    else:
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="ckdsl-simulate-") as folder:
-            result = _run(experiment, spec, Path(folder), jobs, scheduler, quiet, command)
-            _report(experiment, spec, Path(folder), as_json)
+    with results_folder(out, "simulate") as folder:
+        result = _run(experiment, spec, folder, jobs, scheduler, quiet, command)
+        _report(experiment, spec, folder, as_json)
     if not quiet:
         where = f"; results in {out}" if out is not None else ""
         click.echo(result.describe() + where, err=True)

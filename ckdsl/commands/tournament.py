@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ckdsl.commands.common import bot_specs, json_option
+from ckdsl.commands.common import bot_specs, json_option, prepared, results_folder
 
 
 @click.command("tournament")
@@ -70,8 +70,6 @@ def tournament_command(
     report: win rates per seat held (Wilson intervals), who finished ahead of whom, and an
     OpenSkill rating.
     """
-    import tempfile
-
     from ckdsl.session import load_rules
     from ckdsl.sim import require_extra
 
@@ -94,8 +92,8 @@ def tournament_command(
         rules=rules, lineups=lineups(specs, seats), games=games, seed=seed, rotate=True
     )
     command = ["ckdsl", *sys.argv[1:]]
-    with tempfile.TemporaryDirectory(prefix="ckdsl-tournament-") as scratch:
-        folder = out if out is not None else Path(scratch)
+    spec = prepared(experiment)
+    with results_folder(out, "tournament") as folder:
         result = run(
             experiment,
             folder,
@@ -104,6 +102,7 @@ def tournament_command(
             progress=not quiet,
             command=command,
             kind="tournament",
+            spec=spec,
         )
         report = standings(read_results(folder, experiment.keys()), level)
     if not quiet:
