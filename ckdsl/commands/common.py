@@ -23,6 +23,37 @@ EXIT_INTERNAL = 3
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
+# The options every experiment command (simulate, compare, tournament) shares.
+rotate_option = click.option(
+    "--rotate-seats",
+    is_flag=True,
+    help="Play every seed once per rotation of the line-up, so every bot sits in every seat.",
+)
+jobs_option = click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core); 1 plays in this process. With "
+    "--scheduler local-dask: the cluster's workers.",
+)
+scheduler_option = click.option(
+    "--scheduler",
+    default=None,
+    metavar="WHERE",
+    help="Run on Dask: 'local-dask' starts a LocalCluster of --jobs workers; "
+    "tcp://HOST:8786 or dask://HOST:8786 uses a running scheduler (`dask scheduler`, "
+    "then `dask worker tcp://HOST:8786` on each machine with ckdsl installed).",
+)
+map_option = click.option(
+    "--map", "map_name", default="standard", show_default=True, help="Map name or file."
+)
+layout_option = click.option(
+    "--layout", default=None, help="A fixed layout of the map (default: from each seed)."
+)
+quiet_option = click.option(
+    "--quiet", is_flag=True, help="No progress bar and no run report on stderr."
+)
+
 
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
     for d in diagnostics:

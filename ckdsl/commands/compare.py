@@ -13,7 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ckdsl.commands.common import bot_specs, json_option, prepared, results_folder
+from ckdsl.commands.common import (
+    bot_specs,
+    jobs_option,
+    json_option,
+    layout_option,
+    map_option,
+    prepared,
+    quiet_option,
+    results_folder,
+    rotate_option,
+    scheduler_option,
+)
 from ckdsl.diagnostics import CkdslError, Diagnostic
 
 if TYPE_CHECKING:
@@ -58,23 +69,9 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     help="The master seed: seed number i plays the same game seed under every rule set "
     "(that is the pairing). Also seeds the bootstrap.",
 )
-@click.option(
-    "--rotate-seats",
-    is_flag=True,
-    help="Play every seed once per rotation of the line-up, so every bot sits in every seat.",
-)
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: every core); 1 plays in this process.",
-)
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="WHERE",
-    help="Run on Dask: 'local-dask' or a scheduler's address (tcp://HOST:8786).",
-)
+@rotate_option
+@jobs_option
+@scheduler_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -83,8 +80,8 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     "command again plays only the games missing; more --games extends the folders. "
     "Without --out the games are thrown away after the report.",
 )
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
-@click.option("--layout", default=None, help="A fixed layout of the map (default: from each seed).")
+@map_option
+@layout_option
 @click.option(
     "--report",
     "report_path",
@@ -158,7 +155,7 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     help=f"With --until-significant: the most seeds to play (default {MAX_GAMES_FACTOR} "
     "times --games).",
 )
-@click.option("--quiet", is_flag=True, help="No progress bar and no run report on stderr.")
+@quiet_option
 @json_option
 def compare_command(
     base: str,

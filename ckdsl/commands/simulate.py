@@ -8,7 +8,18 @@ from typing import Any
 
 import click
 
-from ckdsl.commands.common import bot_specs, json_option, prepared, results_folder
+from ckdsl.commands.common import (
+    bot_specs,
+    jobs_option,
+    json_option,
+    layout_option,
+    map_option,
+    prepared,
+    quiet_option,
+    results_folder,
+    rotate_option,
+    scheduler_option,
+)
 
 DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"
 EXIT_INTERRUPTED = 130
@@ -38,26 +49,9 @@ EXIT_INTERRUPTED = 130
     help="The master seed: seed number i of the experiment plays the game seed derived "
     "from (S, i), the same under any rule set and seating.",
 )
-@click.option(
-    "--rotate-seats",
-    is_flag=True,
-    help="Play every seed once per rotation of the line-up, so every bot sits in every seat.",
-)
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: every core); 1 plays in this process. With "
-    "--scheduler local-dask: the cluster's workers.",
-)
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="WHERE",
-    help="Run on Dask: 'local-dask' starts a LocalCluster of --jobs workers; "
-    "tcp://HOST:8786 or dask://HOST:8786 uses a running scheduler (`dask scheduler`, "
-    "then `dask worker tcp://HOST:8786` on each machine with ckdsl installed).",
-)
+@rotate_option
+@jobs_option
+@scheduler_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -69,9 +63,9 @@ EXIT_INTERRUPTED = 130
 @click.option(
     "--label", default=None, help="The rule set's name in the results (default: its own)."
 )
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
-@click.option("--layout", default=None, help="A fixed layout of the map (default: from each seed).")
-@click.option("--quiet", is_flag=True, help="No progress bar and no run report on stderr.")
+@map_option
+@layout_option
+@quiet_option
 @json_option
 def simulate_command(
     rules: str,

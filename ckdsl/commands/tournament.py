@@ -9,7 +9,15 @@ from typing import Any
 
 import click
 
-from ckdsl.commands.common import bot_specs, json_option, prepared, results_folder
+from ckdsl.commands.common import (
+    bot_specs,
+    jobs_option,
+    json_option,
+    prepared,
+    quiet_option,
+    results_folder,
+    scheduler_option,
+)
 
 
 @click.command("tournament")
@@ -34,8 +42,8 @@ from ckdsl.commands.common import bot_specs, json_option, prepared, results_fold
     show_default=True,
     help="The rule set: base, a variant file or folder.",
 )
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.")
-@click.option("--scheduler", default=None, metavar="WHERE", help="local-dask or a Dask address.")
+@jobs_option
+@scheduler_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -43,7 +51,7 @@ from ckdsl.commands.common import bot_specs, json_option, prepared, results_fold
     help="Keep (and resume) the games in this folder, as `ckdsl simulate` does.",
 )
 @click.option("--level", type=click.FloatRange(0.5, 0.999), default=0.95, show_default=True)
-@click.option("--quiet", is_flag=True, help="No progress bar on stderr.")
+@quiet_option
 @json_option
 def tournament_command(
     bots: tuple[str, ...],
