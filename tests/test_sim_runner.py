@@ -568,3 +568,12 @@ def test_a_local_dask_cluster_gives_the_rows_of_a_local_run(tmp_path: Path) -> N
     assert (result.executor, result.played) == ("dask", 8)
     assert rows(tmp_path / "dask") == rows(tmp_path / "local")
     shutil.rmtree(tmp_path / "dask")
+
+
+def test_docs_list_every_column_with_its_type() -> None:
+    """docs/experiments.md documents the results' columns as the store defines them."""
+    from ckdsl.sim.store import columns
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "experiments.md").read_text()
+    for name, kind, _ in columns():
+        assert f"| `{name}` | {kind} |" in text, name
