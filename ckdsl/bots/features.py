@@ -148,6 +148,8 @@ class Evaluator:
         self.goods = good_values(rules)
         self.mean_good = sum(self.goods[g] for g in rules.resources) / max(1, rules.resource_count)
         self.bank_rate = int(rules.param("bank_trade_rate"))
+        self._production_key: tuple[Any, Any, int, list[int], list[int | None]] | None = None
+        self._production_found: list[tuple[list[float], float]] = []
         self.target_points = int(rules.param("points_to_win"))
         self.points = rules.points
 
@@ -177,6 +179,29 @@ class Evaluator:
                     for g in self.rules.resources:
                         out[g] += p * made.choice / self.rules.resource_count
         return out
+
+    def productions(self, game: Game) -> list[tuple[list[float], float]]:
+        """Every player's production and its value. A search values many positions
+        that differ from each other in a hand or a knight, not in the buildings: the last
+        answer is kept for as long as the buildings, the robber and the number tokens (and
+        the board they stand on) stay the same."""
+        state = game.state
+        key = self._production_key
+        if (
+            key is not None
+            and key[0] is game.tile_yields
+            and key[1] is game.tiles_by_number
+            and key[2] == state.robber
+            and key[3] == state.building
+            and key[4] == state.numbers
+        ):
+            return self._production_found
+        found = [(made, self.production_value(made)) for made in
+                 (self.production(game, p) for p in range(game.n))]  # fmt: skip
+        self._production_key = (game.tile_yields, game.tiles_by_number, state.robber,
+                                state.building[:], state.numbers[:])  # fmt: skip
+        self._production_found = found
+        return found
 
     def production_value(self, made: Sequence[float]) -> float:
         goods = self.goods
@@ -373,8 +398,9 @@ class Evaluator:
                 return -w.win
         me = state.players[player]
         value = w.points * me.points
-        made = self.production(game, player)
-        value += self.production_value(made)
+        productions = self.productions(game)
+        made = productions[player][0]
+        value += productions[player][1]
         now: list[int] = []
         near: list[int] = []
         if me.supply["settlement"]:
@@ -397,9 +423,7 @@ class Evaluator:
         for q in range(game.n):
             if q != player:
                 best_points = max(best_points, state.players[q].points)
-                best_production = max(
-                    best_production, self.production_value(self.production(game, q))
-                )
+                best_production = max(best_production, productions[q][1])
         value -= w.opponent_points * best_points
         value -= w.opponent_production / max(1.0, w.production) * best_production
         return value
