@@ -520,6 +520,7 @@ h3 { font-size: 1.05em; margin-top: 1.5em; }
 p.lead { color: #57606a; margin-top: 0; }
 table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; width: 100%; }
 th, td { padding: 4px 8px; border-bottom: 1px solid #e5e9ee; vertical-align: top; }
+td .mono { overflow-wrap: anywhere; }
 th { text-align: left; background: #f4f6f8; font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.sig td { font-weight: 600; }
