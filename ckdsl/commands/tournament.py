@@ -153,7 +153,7 @@ def _print(report: dict[str, Any]) -> None:
     names = [s["bot"] for s in report["standings"]]
     short = {s["bot"]: s["name"] for s in report["standings"]}
     cells = {(p["bot"], p["opponent"]): p for p in report["pairwise"]}
-    pairs = Table(title="finished ahead of (row vs column, share of meetings)")
+    pairs = Table(title="ahead", caption="how often the row bot finished ahead of the column bot")
     pairs.add_column("")
     for name in names:
         pairs.add_column(short[name], justify="right")
