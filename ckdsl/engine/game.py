@@ -327,8 +327,9 @@ class Game:
             self.events.append(record)
         for wanted, listener in self._listeners:
             if wanted is None or event in wanted:
-                if record is None:
-                    record = {"event": event, "player": player, **details}
+                if record is None:  # no log: this call's own details become the event
+                    record = details
+                    details["event"], details["player"] = event, player
                 listener(record)
 
     def recount_points(self, player: int) -> int:

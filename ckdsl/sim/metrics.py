@@ -374,7 +374,7 @@ class GameRecorder:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.counts: dict[str, int] = {}  # event name -> times heard
-        self.trajectory: list[list[int]] = []
+        self.trajectory: list[tuple[int, ...]] = []  # tuples: the garbage collector skips them
         self.cards_drawn: dict[str, int] = {}
         self.cards_played: dict[str, int] = {}
         self.built: dict[str, int] = {}  # piece -> built after the setup
@@ -404,12 +404,12 @@ class GameRecorder:
     # --- the events that need more than a count
 
     def _on_turn(self, event: Event) -> None:
-        self.trajectory.append([p.points for p in self.game.state.players])
+        self.trajectory.append(tuple([p.points for p in self.game.state.players]))
 
     def _on_end(self, event: Event) -> None:
         if not self._closed:
             self._closed = True
-            self.trajectory.append([p.points for p in self.game.state.players])
+            self.trajectory.append(tuple([p.points for p in self.game.state.players]))
 
     def _on_attack(self, event: Event) -> None:
         if not event["won"]:
@@ -491,7 +491,7 @@ class GameRecorder:
         sources = [points_by_source(game, p) for p in range(game.n)]
         for source in VP_SOURCES:
             row[f"vp_{source}"] = [by_source[source] for by_source in sources]
-        traj = [row_[:] for row_ in self.trajectory]
+        traj = [list(points) for points in self.trajectory]
         row["vp_trajectory"] = traj
         row.update(trajectory_metrics(traj, game.state.winner))
         return {name: row[name] for name in METRIC_NAMES}
