@@ -1,3 +1,3 @@
 """ckdsl: a rules engine for Catan: Cities & Knights in which the rules are data."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
