@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ckdsl import __version__
-from ckdsl.commands.common import EXIT_FINDINGS, EXIT_INTERNAL, bot_specs, json_option
+from ckdsl.commands.common import (
+    DEFAULT_LINEUP,
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    bot_specs,
+    json_option,
+)
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
@@ -357,7 +363,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 @cli.command()
 @click.option(
     "--players",
-    default="heuristic,heuristic,heuristic,heuristic",
+    default=DEFAULT_LINEUP,
     show_default=True,
     help="One bot spec per player, comma-separated (`ckdsl bots` lists them), e.g. "
     "heuristic,mcts:iterations=100,random,random.",

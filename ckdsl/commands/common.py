@@ -21,6 +21,9 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 
+DEFAULT_LINEUP = "heuristic,heuristic,heuristic,heuristic"
+"""Who plays when nobody says (``play``, ``simulate``, ``compare``)."""
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 # The options every experiment command (simulate, compare, tournament) shares.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ckdsl.commands.common import (
+    DEFAULT_LINEUP,
     bot_specs,
     jobs_option,
     json_option,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
 
-DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"
+DEFAULT_PLAYERS = DEFAULT_LINEUP
 EXIT_INTERRUPTED = 130
 MAX_GAMES_FACTOR = 10
 """Without --max-games, --until-significant plays at most this many times --games seeds."""

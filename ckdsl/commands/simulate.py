@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ckdsl.commands.common import (
+    DEFAULT_LINEUP,
     bot_specs,
     jobs_option,
     json_option,
@@ -21,7 +22,7 @@ from ckdsl.commands.common import (
     scheduler_option,
 )
 
-DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"
+DEFAULT_PLAYERS = DEFAULT_LINEUP
 EXIT_INTERRUPTED = 130
 
 

@@ -56,7 +56,7 @@ Row = dict[str, Any]
 """One game's results: the columns of :data:`ckdsl.sim.store.BASE_COLUMNS` and the
 metric columns."""
 
-DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"
+DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"  # as the commands' default
 
 
 def game_seed(master: int, index: int) -> int:
