@@ -15,11 +15,13 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 if TYPE_CHECKING:
     from ckdsl.bots import BotSpec
     from ckdsl.sim.experiment import Experiment, WorkSpec
+    from ckdsl.sim.runner import RunResult
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
 
 DEFAULT_LINEUP = "heuristic,heuristic,heuristic,heuristic"
 """Who plays when nobody says (``play``, ``simulate``, ``compare``)."""
@@ -102,3 +104,34 @@ def prepared(experiment: Experiment) -> WorkSpec:
         raise click.BadParameter(exc.diagnostics[0].message, param_hint="--players") from None
     except LayoutError as exc:
         raise click.BadParameter(exc.diagnostics[0].message, param_hint="--layout") from None
+
+
+def run_experiment(
+    experiment: Experiment,
+    spec: WorkSpec,
+    out: Path,
+    *,
+    jobs: int | None,
+    scheduler: str | None,
+    quiet: bool,
+    command: list[str],
+    kind: str,
+) -> RunResult:
+    """Play what the results folder ``out`` lacks; on Ctrl-C, say how many games are
+    stored and how to go on, and exit 130."""
+    from ckdsl.sim.runner import RunInterrupted, run
+
+    try:
+        return run(
+            experiment,
+            out,
+            jobs=jobs,
+            scheduler=scheduler,
+            progress=not quiet,
+            command=command,
+            kind=kind,
+            spec=spec,
+        )
+    except RunInterrupted as stop:
+        click.echo(str(stop), err=True)
+        click.get_current_context().exit(EXIT_INTERRUPTED)

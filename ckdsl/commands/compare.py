@@ -24,6 +24,7 @@ from ckdsl.commands.common import (
     quiet_option,
     results_folder,
     rotate_option,
+    run_experiment,
     scheduler_option,
 )
 from ckdsl.diagnostics import CkdslError, Diagnostic
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from ckdsl.sim.runner import RunResult
 
 DEFAULT_PLAYERS = DEFAULT_LINEUP
-EXIT_INTERRUPTED = 130
 MAX_GAMES_FACTOR = 10
 """Without --max-games, --until-significant plays at most this many times --games seeds."""
 
@@ -381,27 +381,22 @@ def _play(
     results: list[RunResult],
 ) -> dict[str, pd.DataFrame]:
     """Extend every rule set's store to ``seeds`` seeds; their games, by label."""
-    from ckdsl.sim.runner import RunInterrupted, run
     from ckdsl.sim.store import read_results
 
     frames = {}
     for plan in plans:
         experiment = replace(plan.experiment, games=seeds)
         folder = out / plan.folder
-        try:
-            result = run(
-                experiment,
-                folder,
-                jobs=jobs,
-                scheduler=scheduler,
-                progress=not quiet,
-                command=command,
-                kind="compare",
-                spec=plan.spec,
-            )
-        except RunInterrupted as stop:
-            click.echo(str(stop), err=True)
-            click.get_current_context().exit(EXIT_INTERRUPTED)
+        result = run_experiment(
+            experiment,
+            plan.spec,
+            folder,
+            jobs=jobs,
+            scheduler=scheduler,
+            quiet=quiet,
+            command=command,
+            kind="compare",
+        )
         results.append(result)
         if not quiet:
             click.echo(f"{plan.label}: {result.describe()}", err=True)

@@ -19,11 +19,11 @@ from ckdsl.commands.common import (
     quiet_option,
     results_folder,
     rotate_option,
+    run_experiment,
     scheduler_option,
 )
 
 DEFAULT_PLAYERS = DEFAULT_LINEUP
-EXIT_INTERRUPTED = 130
 
 
 @click.command("simulate")
@@ -121,37 +121,20 @@ def simulate_command(
     spec = prepared(experiment)
     command = _command_line(rules, experiment, jobs, scheduler, out)
     with results_folder(out, "simulate") as folder:
-        result = _run(experiment, spec, folder, jobs, scheduler, quiet, command)
+        result = run_experiment(
+            experiment,
+            spec,
+            folder,
+            jobs=jobs,
+            scheduler=scheduler,
+            quiet=quiet,
+            command=command,
+            kind="simulate",
+        )
         _report(experiment, spec, folder, as_json)
     if not quiet:
         where = f"; results in {out}" if out is not None else ""
         click.echo(result.describe() + where, err=True)
-
-
-def _run(
-    experiment: Any,
-    spec: Any,
-    out: Path,
-    jobs: int | None,
-    scheduler: str | None,
-    quiet: bool,
-    command: list[str],
-) -> Any:
-    from ckdsl.sim.runner import RunInterrupted, run
-
-    try:
-        return run(
-            experiment,
-            out,
-            jobs=jobs,
-            scheduler=scheduler,
-            progress=not quiet,
-            command=command,
-            spec=spec,
-        )
-    except RunInterrupted as stop:
-        click.echo(str(stop), err=True)
-        click.get_current_context().exit(EXIT_INTERRUPTED)
 
 
 def _report(experiment: Any, spec: Any, out: Path, as_json: bool) -> None:

@@ -16,6 +16,7 @@ from ckdsl.commands.common import (
     prepared,
     quiet_option,
     results_folder,
+    run_experiment,
     scheduler_option,
 )
 
@@ -83,7 +84,6 @@ def tournament_command(
 
     require_extra("pandas", "pyarrow", "openskill")
     from ckdsl.sim.experiment import Experiment
-    from ckdsl.sim.runner import run
     from ckdsl.sim.store import read_results
     from ckdsl.sim.tournament import lineups, standings
 
@@ -102,15 +102,15 @@ def tournament_command(
     command = ["ckdsl", *sys.argv[1:]]
     spec = prepared(experiment)
     with results_folder(out, "tournament") as folder:
-        result = run(
+        result = run_experiment(
             experiment,
+            spec,
             folder,
             jobs=jobs,
             scheduler=scheduler,
-            progress=not quiet,
+            quiet=quiet,
             command=command,
             kind="tournament",
-            spec=spec,
         )
         report = standings(read_results(folder, experiment.keys()), level)
     if not quiet:
