@@ -24,6 +24,7 @@ _T = TypeVar("_T")
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+_SPAN = MASK + 1
 
 # The streams a game keeps in its state; the layout and the decks' first shuffles are
 # drawn once, at the start, from streams derived on the spot.
@@ -42,24 +43,18 @@ def streams(seed: int) -> dict[str, int]:
     return {name: derive(seed, name) for name in GAME_STREAMS}
 
 
-def _step(state: int) -> tuple[int, int]:
-    """SplitMix64: the next state and its 64-bit output."""
-    state = (state + GOLDEN) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
-
-
 def below(table: dict[str, int], stream: str, n: int) -> int:
     """A uniform integer in ``[0, n)`` drawn from ``table[stream]`` (which advances).
-    Rejection keeps it exactly uniform."""
+    SplitMix64, written out (it is on every roll); rejection keeps it exactly uniform."""
     if n <= 0:
         raise ValueError("cannot draw from an empty range")
     state = table[stream]
-    limit = MASK + 1 - (MASK + 1) % n
+    limit = _SPAN - _SPAN % n
     while True:
-        state, z = _step(state)
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
         if z < limit:
             table[stream] = state
             return z % n

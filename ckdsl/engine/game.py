@@ -34,11 +34,11 @@ from ckdsl.engine import (
 from ckdsl.engine.compiled import Bundle, CompiledRules
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 from ckdsl.engine.state import EMPTY, NOBODY, GameState, PlayerState, Task
+from ckdsl.engine.view import PlayerView
 from ckdsl.rng import Stream, derive, streams
 
 if TYPE_CHECKING:
     from ckdsl.board import Layout, Topology
-    from ckdsl.engine.view import PlayerView
 
 OVER = Decision(NOBODY, "over", ())
 
@@ -134,6 +134,7 @@ class Game:
         )
         self.index_numbers()
         self._decision: Decision | None = None
+        self._settled = False  # nothing is due but the turn's decision (see ``pending``)
         self.history: list[Option] = []  # every answer applied, in order (the save file)
         self.events: list[Event] = []
         self.logging = log
@@ -163,14 +164,12 @@ class Game:
         new.__dict__.update(self.__dict__)
         new.state = state
         new.history, new.events, new.logging, new._listeners = [], [], False, ()
-        new._decision = None
+        new._decision, new._settled = None, False
         new.index_numbers()
         return new
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know of this game now (ckdsl.engine.view)."""
-        from ckdsl.engine.view import PlayerView
-
         return PlayerView(self, player)
 
     def listen(
@@ -196,8 +195,11 @@ class Game:
         """The decision owed now (``kind == "over"`` once the game has ended)."""
         decision = self._decision
         if decision is None:
-            decision = self._decision = self._advance()
+            # After an answer nothing is left to run (``answer`` ran it): only the turn's
+            # options to list. After a direct change of the state, run what is due first.
+            decision = self._turn_decision() if self._settled else self._advance()
             assert decision is not None  # listed: the turn's decision included
+            self._decision = decision
         return decision
 
     def peek(self) -> Decision | None:
@@ -227,12 +229,14 @@ class Game:
         # options of a turn's decision are listed only when asked for (``pending``): a
         # search that looks one answer ahead never needs them.
         self._decision = self._advance(list_turn=False)
+        self._settled = self._decision is None
 
     def refresh(self, *, list_now: bool = False) -> None:
         """Forget the cached pending decision, after the state was changed directly
         (a scenario's position, a test); ``list_now``: list the new one at once, so that
         clones made from here share it."""
         self._decision = None
+        self._settled = False
         if list_now:
             self._decision = self._advance()
 
@@ -262,9 +266,11 @@ class Game:
                 return OVER if state.over else self.task_decision(task, options)
             if queue and queue[0] is task:
                 queue.pop(0)  # nothing to choose from: the task lapses (e.g. empty bank)
-        if not list_turn:
-            return None
-        if state.setup_step < len(self.setup_order):
+        return self._turn_decision() if list_turn else None
+
+    def _turn_decision(self) -> Decision:
+        """The setup step's or the turn's decision, once nothing else is due."""
+        if self.state.setup_step < len(self.setup_order):
             return setup.decision(self)
         return turn.decision(self)
 
