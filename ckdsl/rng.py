@@ -5,7 +5,7 @@ derived from the seed and the stream's name: the layout, each deck's shuffle, th
 the other draws of a game (steals). So the same seed under two rule sets gives the same
 board and the same rolls, turn after turn, until the rules themselves make the games
 differ: a variant that changes what a steal takes does not shift the dice. That is what
-makes paired experiments work (design §5).
+makes paired experiments work (docs/experiments.md, "Why the numbers can be trusted").
 
 A stream is SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 generators", OOPSLA 2014): its whole state is one 64-bit integer, so a game keeps its

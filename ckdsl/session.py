@@ -1,9 +1,10 @@
 """Starting, playing, saving and replaying games: the glue between files and the engine.
 
-The engine knows nothing about files; this module loads a rule set and a map (once per
-process, cached), starts games from a ``GameSetup``, lets bots answer, and writes and reads
-save files. A save is the setup, the rule set's hash and the readable answers: replaying
-it through ``Game.answer`` reaches the identical state.
+The engine knows nothing about files; this module loads a rule set and a map (cached per
+process while the files they were read from are unchanged), starts games from a
+``GameSetup``, lets bots answer, and writes and reads save files. A save is the setup, the
+rule set's hash and the readable answers: replaying it through ``Game.answer`` reaches the
+identical state.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,9 @@ from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.stamps import Stamp, StampedCache
 
 SAVE_FORMAT = "ckdsl-save"
 SAVE_VERSION = 2
@@ -47,24 +49,43 @@ class LoadedRules:
     compiled: CompiledRules
 
 
-@lru_cache(maxsize=8)
+_RULES: StampedCache[str, LoadedRules] = StampedCache(maxsize=8)
+_BOARDS: StampedCache[str, tuple[board.MapSpec, board.Topology]] = StampedCache(maxsize=8)
+
+
 def load_rules(target: str) -> LoadedRules:
-    """The rule set ``target`` loaded, checked and compiled; raises CkdslError if broken."""
+    """The rule set ``target`` loaded, checked and compiled; raises CkdslError if broken.
+
+    Cached by resolved path, and served again only while every file it was read from (the
+    variant, its ``extends`` chain, the rule folders and their listings) is unchanged: an
+    edited variant is reloaded on the next call."""
+    path = base_rules_dir() if target == "base" else Path(target)
+    return _RULES.get(str(path.resolve()), lambda: _load_rules(target))
+
+
+def _load_rules(target: str) -> tuple[LoadedRules, tuple[Stamp, ...]]:
     ruleset, problems = load_ruleset(None if target == "base" else target)
     errors = [p for p in problems if p.severity == "error"]
     if ruleset is None or errors:
         raise CkdslError(errors or problems)
-    return LoadedRules(ruleset, compile_rules(ruleset))
+    return LoadedRules(ruleset, compile_rules(ruleset)), ruleset.sources
 
 
-@lru_cache(maxsize=8)
 def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
-    """The map ``name`` (bundled name or file) and its topology; raises CkdslError."""
-    spec, problems = board.load_map(board.map_path(name))
+    """The map ``name`` (bundled name or file) and its topology; raises CkdslError.
+
+    Cached by the map file's resolved path while the file is unchanged."""
+    path = board.map_path(name)
+    return _BOARDS.get(str(path.resolve()), lambda: _load_board(path))
+
+
+def _load_board(path: Path) -> tuple[tuple[board.MapSpec, board.Topology], tuple[Stamp, ...]]:
+    stamp = Stamp.of(path)  # before reading: an edit while reading fails the next check
+    spec, problems = board.load_map(path)
     errors = [p for p in problems if p.severity == "error"]
     if spec is None or errors:
         raise CkdslError(errors or problems)
-    return spec, board.topology_for(spec)
+    return (spec, board.topology_for(spec)), (stamp,)
 
 
 def start(setup: GameSetup, *, log: bool = True) -> Game:

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
 from ckdsl.paths import base_rules_dir, locales_dir
+from ckdsl.rules.ruleset import load_ruleset
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,3 +54,22 @@ def locales_copy(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+# The board of an example variant that needs a board of its own (a variant cannot name
+# its map): examples/variants/<stem>.yaml -> a bundled map.
+EXAMPLE_MAPS = {"five_six": "five_six"}
+
+
+@pytest.fixture
+def example_table() -> Callable[[Path], tuple[int, str]]:
+    """Players and map for a game of an example variant: 4 players if its rules allow
+    (else the nearest count they do), on the standard map unless it has its own."""
+
+    def table(path: Path) -> tuple[int, str]:
+        ruleset, problems = load_ruleset(path)
+        assert ruleset is not None, [p.format() for p in problems]
+        low, high = ruleset.parameters["players_min"], ruleset.parameters["players_max"]
+        return min(max(4, low), high), EXAMPLE_MAPS.get(path.stem, "standard")
+
+    return table

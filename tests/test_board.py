@@ -288,7 +288,7 @@ def test_schema_errors_and_unknown_maps(tmp_path: Path) -> None:
     _, problems = load_map(map_path("standrd"))
     assert (
         problems[0].format()
-        == "standrd: unknown map (did you mean 'standard'?) (bundled maps: standard)"
+        == "standrd: unknown map (did you mean 'standard'?) (bundled maps: five_six, standard)"
     )
 
 

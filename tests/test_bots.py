@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -146,15 +147,18 @@ def test_no_bot_reads_what_its_player_cannot_see(spec: str, seed: int) -> None:
 # --- the heuristic bot playing ----------------------------------------------------------------
 
 
-def _play(rules: str, seed: int, line_up: list[str]) -> Game:
-    game = start(GameSetup(rules=rules, seed=seed), log=False)
+def _play(rules: str, seed: int, line_up: list[str], board: str = "standard") -> Game:
+    game = start(GameSetup(rules=rules, map=board, players=len(line_up), seed=seed), log=False)
     play(game, [make_bot(name, bot_seed(seed, p)) for p, name in enumerate(line_up)])
     return game
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda p: p.stem)
-def test_heuristic_bots_play_every_example_variant_to_a_winner(variant: Path) -> None:
-    game = _play(str(variant), 3, ["heuristic"] * 4)
+def test_heuristic_bots_play_every_example_variant_to_a_winner(
+    variant: Path, example_table: Callable[[Path], tuple[int, str]]
+) -> None:
+    players, board = example_table(variant)
+    game = _play(str(variant), 3, ["heuristic"] * players, board)
     assert game.state.winner >= 0
     target = game.rules.param("points_to_win")
     assert game.state.players[game.state.winner].points >= target

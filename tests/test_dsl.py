@@ -23,7 +23,13 @@ from ckdsl.dsl import ast, pretty
 from ckdsl.dsl.compiler import Compiler, Names
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import _lark, parse, parse_expression
-from ckdsl.dsl.program import compile_effect, compile_formula, effects
+from ckdsl.dsl.program import (
+    ENTRY_HOOKS,
+    compile_effect,
+    compile_formula,
+    effect_variables,
+    effects,
+)
 from ckdsl.dsl.types import PLAYER
 from ckdsl.dsl.vocabulary import FUNCTIONS, VERBS
 from ckdsl.engine.notation import parse_answer
@@ -65,8 +71,9 @@ def test_every_base_effect_compiles_and_prints_back(base: RuleSet, names: Names)
     found = list(effects(base.data))
     assert len([p for p, kind, _ in found if kind == "card"]) == 25
     assert {p[3] for p, kind, _ in found if kind == "ability"} == {2}
+    assert {p[1] for p, kind, _ in found if kind == "hook"} >= set(ENTRY_HOOKS)
     for path, _, text in found:
-        program, errors = compile_effect(text, names)
+        program, errors = compile_effect(text, names, effect_variables(path))
         assert errors == [] and program is not None, (path, errors)
         printed = pretty.effect(parse(text))
         assert shape(parse(printed)) == shape(parse(text)), (path, printed)
@@ -81,18 +88,21 @@ def test_the_formulas_compile_and_count(base: RuleSet) -> None:
     assert [rules.programs.defence_of(game, p) for p in range(4)] == [0, 0, 0, 0]
 
 
-def test_no_card_id_in_the_engine() -> None:
-    """Card logic lives in the DSL: no card is named in the engine's or the DSL's Python
-    (``merchant`` is also a piece: the piece may be named)."""
+def test_no_card_or_hook_id_in_the_engine() -> None:
+    """Card and rule logic lives in the DSL: no card and no hook is named in the engine's
+    or the DSL's Python (``merchant`` is also a piece: the piece may be named; the engine
+    runs its entry hooks, ``ENTRY_HOOKS``, by name)."""
     ruleset, _ = load_ruleset(None)
     assert ruleset is not None
     pieces = set(ruleset.data["pieces"])
     cards = [c for c in ruleset.cards if c not in pieces]
+    hooks = [h for h in ruleset.data["hooks"] if h not in ENTRY_HOOKS]
+    assert "barbarian_attack" in hooks and "seven" in hooks
     for folder in ("engine", "dsl"):
         for path in (REPO / "ckdsl" / folder).glob("*.py"):
             text = path.read_text(encoding="utf-8")
-            for card in cards:
-                assert not re.search(rf"[\"']{card}[\"']", text), (path.name, card)
+            for name in cards + hooks:
+                assert not re.search(rf"[\"']{name}[\"']", text), (path.name, name)
 
 
 # --- syntax errors and their hints -------------------------------------------------------
@@ -342,7 +352,7 @@ def test_explain_a_card_in_a_language(runner: CliRunner) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "Biskup  [bishop]"
     assert "require robber_unlocked" in result.stdout
-    assert "    let t = choose tile where t != robber_tile" in lines
+    assert "    let t = choose tile where robber_may_go(t)" in lines
     report = json.loads(runner.invoke(cli, ["explain", "smith", "--json"]).stdout)
     assert report["count"] == 2 and report["deck"] == "science"
     assert report["effect"].startswith("let knights_up = choose up to 2 knight k from")

@@ -194,6 +194,9 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
         {"event": "modifier", "player": 0, "kind": "rate"},
         {"event": "card_failed", "player": 0, "card": "bishop", "line": 2, "reason": "..."},
         {"event": "level_failed", "player": 0, "level": "aqueduct", "line": 1, "reason": "..."},
+        {"event": "hook_failed", "player": 0, "hook": "seven", "line": 1, "reason": "..."},
+        {"event": "action_failed", "player": 0, "action": "hire", "line": 1, "reason": "..."},
+        {"event": "action", "player": 0, "action": "hire"},
     ]
     catalog = load_catalog(lang, load_rules("base").ruleset)
     colours = [player_name(game, p) for p in range(4)]

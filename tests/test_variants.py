@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -200,12 +201,16 @@ def test_missing_parent(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "path", sorted((REPO / "examples" / "variants").glob("*.yaml")), ids=lambda p: p.stem
 )
-def test_every_example_variant_plays_a_whole_game(path: Path) -> None:
-    """Each house rule in examples/ loads, and four random bots play it to the end."""
+def test_every_example_variant_plays_a_whole_game(
+    path: Path, example_table: Callable[[Path], tuple[int, str]]
+) -> None:
+    """Each house rule in examples/ loads, and random bots (four, unless it seats other
+    counts) play it to the end."""
     from ckdsl.bots import RandomBot
     from ckdsl.session import GameSetup, play, start
 
-    game = start(GameSetup(rules=str(path), seed=5))
-    play(game, [RandomBot(5 + p) for p in range(4)])
+    n, board = example_table(path)
+    game = start(GameSetup(rules=str(path), map=board, players=n, seed=5))
+    play(game, [RandomBot(5 + p) for p in range(n)])
     assert game.pending.kind == "over"
-    assert all(game.state.players[p].points == game.recount_points(p) for p in range(4))
+    assert all(game.state.players[p].points == game.recount_points(p) for p in range(n))

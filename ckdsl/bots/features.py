@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ckdsl.engine import barbarians, board_rules, improvements, knights
+from ckdsl.engine import board_rules, improvements, knights, pieces
 from ckdsl.engine.building import cost_of
 from ckdsl.engine.compiled import Bundle
 from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.engine.turn import hand_limit
+from ckdsl.stamps import Stamp, StampedCache
 
 if TYPE_CHECKING:
     from ckdsl.board import Topology
@@ -75,15 +75,22 @@ BUNDLED = "bundled"
 WEIGHTS_FILE = "rules/bots/heuristic.yaml"
 
 
-@lru_cache(maxsize=8)
+_WEIGHTS: StampedCache[str, Weights] = StampedCache(maxsize=8)
+
+
 def load_weights(path: str = BUNDLED) -> Weights:
     """The weights file ``path`` (``bundled``: the one shipped with ckdsl); raises
-    ValueError naming what is missing or wrong."""
-    import yaml
-
+    ValueError naming what is missing or wrong. Cached while the file is unchanged."""
     from ckdsl.paths import rules_dir
 
     file = rules_dir() / "bots" / "heuristic.yaml" if path == BUNDLED else Path(path)
+    return _WEIGHTS.get(str(file.resolve()), lambda: _read_weights(file))
+
+
+def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp]]:
+    import yaml
+
+    stamp = Stamp.of(file)  # before reading: an edit while reading fails the next check
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -99,7 +106,7 @@ def load_weights(path: str = BUNDLED) -> Weights:
             for name in Weights.__dataclass_fields__
             if name not in ("version", "targets", "levels", "margin", "max_options")
         }
-        return Weights(
+        weights = Weights(
             version=str(data.get("version", "1")),
             targets=targets,
             levels=tuple(float(x) for x in w["levels"]),
@@ -109,6 +116,7 @@ def load_weights(path: str = BUNDLED) -> Weights:
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"{file}: a weight is missing or not a number ({exc})") from None
+    return weights, (stamp,)
 
 
 def dice_odds(rules: CompiledRules) -> dict[int, float]:
@@ -364,7 +372,7 @@ class Evaluator:
         mine = shares[player]
         value = w.defence * mine * urgency
         if programs.barbarian_strength(game) > sum(shares):
-            at_risk = [p for p in range(game.n) if barbarians.pillageable(game, p)]
+            at_risk = [p for p in range(game.n) if pieces.pillageable(game, p)]
             if player in at_risk and mine <= min(shares[p] for p in at_risk):
                 value -= w.city_at_risk * urgency
         elif mine > 0 and all(mine > s for p, s in enumerate(shares) if p != player):

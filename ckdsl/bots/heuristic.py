@@ -76,7 +76,7 @@ class HeuristicBot:
     def decide(self, game: Game, me: int, decision: Decision, depth: int) -> Option:
         """The answer to ``decision`` in ``game`` (a sample of the player's view)."""
         kind, options = decision.kind, decision.options
-        if kind == "main":
+        if kind in ("main", "phase"):  # a phase (special build) is a main phase cut down
             return self.main(game, me, options)
         if kind == "roll":
             return self.roll(game, me, options)
@@ -143,12 +143,12 @@ class HeuristicBot:
         state = game.state
         mine = state.players[me]
         now = ev.value(game, me)
-        best: Option = ("end",)
+        best: Option = options[-1]  # ending the turn (or the phase)
         best_value = now + self.weights.margin
         looked = 0
         for option in options:
             verb = option[0]
-            if verb in ("end", "bank"):
+            if verb in ("end", "pass", "bank"):
                 continue
             if looked >= self.weights.max_options:
                 break
@@ -233,6 +233,8 @@ class HeuristicBot:
         kind, options = decision.kind, decision.options
         ev = self.evaluator(game)
         state = game.state
+        if kind == "phase":  # another's special build, looking ahead: they pass
+            return options[-1]
         if kind in ("discard", "gold"):
             me = state.players[player]
             targets = ev.targets(game, player)

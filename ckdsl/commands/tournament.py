@@ -13,6 +13,8 @@ from ckdsl.commands.common import (
     bot_specs,
     jobs_option,
     json_option,
+    layout_option,
+    map_option,
     prepared,
     quiet_option,
     results_folder,
@@ -52,6 +54,8 @@ from ckdsl.commands.common import (
     help="Keep (and resume) the games in this folder, as `ckdsl simulate` does.",
 )
 @click.option("--level", type=click.FloatRange(0.5, 0.999), default=0.95, show_default=True)
+@map_option
+@layout_option
 @quiet_option
 @json_option
 def tournament_command(
@@ -64,6 +68,8 @@ def tournament_command(
     scheduler: str | None,
     out: Path | None,
     level: float,
+    map_name: str,
+    layout: str | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -74,6 +80,8 @@ def tournament_command(
       ckdsl tournament heuristic random random random --games 100
       ckdsl tournament mcts:iterations=200 heuristic heuristic heuristic --games 50
       ckdsl tournament heuristic heuristic:weights=mine.yaml --seats 4
+      ckdsl tournament heuristic random --seats 6 --rules examples/variants/five_six.yaml \\
+          --map five_six
     With as many bots as seats they share one table; with fewer, the seats are filled in
     turn (A,B,A,B); with more, every combination of bots plays. Seats always rotate. The
     report: win rates per seat held (Wilson intervals), who finished ahead of whom, and an
@@ -97,7 +105,13 @@ def tournament_command(
     if not low <= seats <= high:
         raise click.BadParameter(f"these rules seat {low} to {high} players", param_hint="--seats")
     experiment = Experiment(
-        rules=rules, lineups=lineups(specs, seats), games=games, seed=seed, rotate=True
+        rules=rules,
+        lineups=lineups(specs, seats),
+        games=games,
+        seed=seed,
+        rotate=True,
+        map=map_name,
+        layout=layout,
     )
     command = ["ckdsl", *sys.argv[1:]]
     spec = prepared(experiment)

@@ -65,6 +65,15 @@ class Binary(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Conditional(Node):
+    """``a if cond else b``."""
+
+    then: Expr
+    cond: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class ListOf(Node):
     items: tuple[Expr, ...]
 
@@ -82,7 +91,7 @@ class Bundle(Node):
     pairs: tuple[Pair, ...]
 
 
-Expr = Number | Text | Name | Call | Each | Unary | Binary | ListOf | Bundle
+Expr = Number | Text | Name | Call | Each | Unary | Binary | Conditional | ListOf | Bundle
 
 
 @dataclass(frozen=True, slots=True)

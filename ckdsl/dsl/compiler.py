@@ -24,8 +24,11 @@ from ckdsl.dsl.types import (
     CARD,
     CHOICE_KINDS,
     COMMODITY,
+    COUNTER,
+    HOOK,
     INT,
     LITERAL,
+    PHASE,
     PLAYER,
     RESOURCE,
     TERRAIN,
@@ -38,8 +41,9 @@ from ckdsl.dsl.types import (
     plural,
     specificity,
 )
-from ckdsl.dsl.vocabulary import AGGREGATES, FUNCTIONS, GRANT_TARGETS, VERBS, Env, Function, Verb
-from ckdsl.rules.schemas import suggest
+from ckdsl.dsl.vocabulary import AGGREGATES, FUNCTIONS, GRANT_TARGETS, VERBS, Function, Verb
+from ckdsl.engine.allow import Env
+from ckdsl.rules.schemas import load_schema, suggest
 
 Fn = Callable[[Env], Any]
 
@@ -126,16 +130,28 @@ class Names:
             ("tracks", TRACK),
             ("resources", RESOURCE),
             ("commodities", COMMODITY),
+            ("hooks", HOOK),
+            ("counters", COUNTER),
+            ("phases", PHASE),
         ):
             for key in keys(section):
                 ids[key] = kind
         params = data.get("parameters")
+        numeric = _numeric_parameters()
         values = {
-            k: v
+            # A number or true/false; a numeric parameter with a bad value (reported by
+            # the schema) still names a number, so no formula fails because of it.
+            k: v if isinstance(v, int) else 0
             for k, v in (params.items() if isinstance(params, dict) else ())
-            if isinstance(v, int)  # numbers and true/false
+            if isinstance(v, int) or k in numeric
         }
         return cls(ids, values, frozenset(keys("resources") + keys("commodities")))
+
+
+def _numeric_parameters() -> frozenset[str]:
+    """The parameters the schema declares as numbers or true/false."""
+    spec = load_schema("rules")["properties"]["parameters"]["properties"]
+    return frozenset(k for k, v in spec.items() if v.get("type") in ("integer", "boolean"))
 
 
 class Compiler:
@@ -149,6 +165,9 @@ class Compiler:
         self.line = 1  # the line of the statement being compiled
         self.scope: dict[str, Type] = dict(variables or {})
         self.hidden = 0
+        self.parameters_read: set[str] = set()  # the rule set's parameters it names
+        # What of the state its calls read (Function.reads); None: something undeclared.
+        self.reads: set[str] | None = set()
 
     def error(
         self, node: ast.Node | tuple[int, int], message: str, hint: str | None = None
@@ -461,6 +480,8 @@ class Compiler:
             return self.unary(node)
         if isinstance(node, ast.Binary):
             return self.binary(node)
+        if isinstance(node, ast.Conditional):
+            return self.conditional(node)
         if isinstance(node, ast.ListOf):
             return self.list_of(node)
         if isinstance(node, ast.Bundle):
@@ -483,6 +504,7 @@ class Compiler:
         if t is not None:
             return _const(key), t
         if key in self.names.params:
+            self.parameters_read.add(key)
             value = self.names.params[key]
             return _const(value), BOOL if isinstance(value, bool) else INT
         if key in FUNCTIONS:
@@ -525,6 +547,10 @@ class Compiler:
     def _call_fn(self, fn: Function, args: list[Fn]) -> Fn:
         """The call's closure, specialised for the shapes effects use most (the hot path:
         playability is checked at every main-phase decision)."""
+        if fn.reads is None:
+            self.reads = None
+        elif self.reads is not None:
+            self.reads |= fn.reads
         impl = fn.impl
         if not args:
             return lambda env: impl(env)
@@ -542,7 +568,10 @@ class Compiler:
             if b is _me and var_a is None:
                 return lambda env: impl(env, a(env), env.me)
             return lambda env: impl(env, a(env), b(env))
-        return lambda env: impl(env, *(f(env) for f in args))
+        if len(args) == 3:
+            a, b, c = args
+            return lambda env: impl(env, a(env), b(env), c(env))
+        return lambda env: impl(env, *[f(env) for f in args])
 
     def aggregate(self, node: ast.Call, each: ast.Each) -> tuple[Fn, Type | None]:
         func = node.func
@@ -584,6 +613,7 @@ class Compiler:
             "max": (lambda env: max(items(env), default=0), INT),
             "any": (exists, BOOL),
             "all": (every, BOOL),
+            "list": (items, list_of(value_type or ANY)),
         }
         return result[func]
 
@@ -592,6 +622,9 @@ class Compiler:
         if node.op == "not":
             if t is not None and not fits(t, BOOL):
                 self.error(node, f"`not` needs true or false, not {t}")
+            const = _const_of(fn)
+            if const is not None:  # a parameter: decided once, here
+                return _const(not const[0]), BOOL
             return (lambda env: not fn(env)), BOOL
         if t is not None and not fits(t, INT):
             self.error(node, f"'-' needs a number, not {t}")
@@ -607,9 +640,10 @@ class Compiler:
             for side, t in ((node.left, ta), (node.right, tb)):
                 if not fits(t, BOOL):
                     self.error(side, f"`{op}` needs true or false on both sides, not {t}")
-            if op == "and":
-                return (lambda env: a(env) and b(env)), BOOL
-            return (lambda env: a(env) or b(env)), BOOL
+            folded = _fold(op, a, b)
+            if folded is not None:
+                return folded, BOOL
+            return _chain(op, a, b), BOOL
         if op in ("==", "!="):
             if not fits(ta, tb):
                 self.error(node, f"'{op}' compares {ta} with {tb}: they can never be equal")
@@ -646,6 +680,17 @@ class Compiler:
         }
         return ops[op], BOOL if op in ("<", "<=", ">", ">=") else INT
 
+    def conditional(self, node: ast.Conditional) -> tuple[Fn, Type | None]:
+        then, ta = self.expr(node.then)
+        cond = self.condition(node.cond, "`if`")
+        orelse, tb = self.expr(node.orelse)
+        if ta is None or tb is None:
+            return _nothing, None
+        if not fits(ta, tb):
+            self.error(node, f"both sides of `if ... else` must be of one kind: {ta} or {tb}")
+        result = tb if ta is LITERAL else ta
+        return (lambda env: then(env) if cond(env) else orelse(env)), result
+
     def list_of(self, node: ast.ListOf) -> tuple[Fn, Type | None]:
         typed = [self.expr(i) for i in node.items]
         item: Type = ANY
@@ -670,6 +715,39 @@ class Compiler:
             seen.add(pair.key)
             parts.append((pair.key, self.number(pair.value, f"'{pair.key}'")))
         return (lambda env: {k: f(env) for k, f in parts}), BUNDLE
+
+
+def _chain(op: str, a: Fn, b: Fn) -> Fn:
+    """``a and b`` (or ``or``), with a chain of the same operator run in one closure: the
+    hot conditions (`allow`, `where`) are chains of three or four tests."""
+    parts = [*getattr(a, op, (a,)), *getattr(b, op, (b,))]
+    if len(parts) == 2:
+        x, y = parts
+        fn = (lambda env: x(env) and y(env)) if op == "and" else (lambda env: x(env) or y(env))
+    elif len(parts) == 3:
+        x, y, z = parts
+        if op == "and":
+            fn = lambda env: x(env) and y(env) and z(env)  # noqa: E731
+        else:
+            fn = lambda env: x(env) or y(env) or z(env)  # noqa: E731
+    elif op == "and":
+        fn = lambda env: all(f(env) for f in parts)  # noqa: E731
+    else:
+        fn = lambda env: any(f(env) for f in parts)  # noqa: E731
+    setattr(fn, op, tuple(parts))
+    return fn
+
+
+def _fold(op: str, a: Fn, b: Fn) -> Fn | None:
+    """``a and b`` or ``a or b`` with a side known when the rule set is compiled (a
+    parameter such as ``win_on_own_turn_only``): the other side alone, or the constant."""
+    for known, other in ((_const_of(a), b), (_const_of(b), a)):
+        if known is None:
+            continue
+        if bool(known[0]) == (op == "and"):  # true and x, x or false: x
+            return other
+        return _const(op == "or")  # false and x: false; true or x: true
+    return None
 
 
 def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:

@@ -419,6 +419,9 @@ def _expr(node: Any) -> ast.Expr:
     if kind == "not_member":
         left, op, right = kids
         return ast.Binary(op.line or line, op.column or col, "not in", _expr(left), _expr(right))
+    if kind == "conditional":
+        then, cond, orelse = kids
+        return ast.Conditional(line, col, _expr(then), _expr(cond), _expr(orelse))
     if kind == "negation":
         return ast.Unary(line, col, "not", _expr(kids[0]))
     if kind == "negative":

@@ -128,6 +128,8 @@ def _strength(node: ast.Expr) -> int:
         return _PRECEDENCE[node.op]
     if isinstance(node, ast.Unary):
         return _PRECEDENCE["not"] if node.op == "not" else 7
+    if isinstance(node, ast.Conditional):
+        return 0
     return _ATOM
 
 
@@ -152,6 +154,9 @@ def expr(node: ast.Expr) -> str:
         left = _wrap(node.left, mine, right=False)
         right = _wrap(node.right, mine, right=True)
         return f"{left} {node.op} {right}"
+    if isinstance(node, ast.Conditional):
+        then, cond = _wrap(node.then, 1, right=False), _wrap(node.cond, 1, right=False)
+        return f"{then} if {cond} else {expr(node.orelse)}"
     if isinstance(node, ast.ListOf):
         return f"[{', '.join(expr(i) for i in node.items)}]"
     if isinstance(node, ast.Bundle):

@@ -12,13 +12,28 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.compiler import Compiler, Fn, Names, Program
+from ckdsl.dsl.compiler import STOP, Compiler, Fn, Names, Program
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import parse, parse_expression
 from ckdsl.dsl.source import diagnostic
-from ckdsl.dsl.types import INT, PLAYER, Type
-from ckdsl.dsl.vocabulary import Env
+from ckdsl.dsl.types import (
+    BOOL,
+    CARD,
+    CITY,
+    EDGE,
+    GOOD,
+    INT,
+    INTERSECTION,
+    KNIGHT,
+    PLAYER,
+    TILE,
+    TRACK,
+    Type,
+)
+from ckdsl.engine.allow import Env
+from ckdsl.engine.compiled import ENGINE_PARAMETERS
 from ckdsl.rules.positions import Positions
+from ckdsl.rules.schemas import load_schema
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -32,6 +47,52 @@ FORMULAS: dict[str, dict[str, Type]] = {
     "defence": {"p": PLAYER},  # one player's part of the defence
 }
 
+TURN_FORMULAS: dict[str, tuple[dict[str, Type], Type]] = {
+    "win": ({"p": PLAYER}, BOOL),  # whether p wins now
+    "discard_limit": ({"p": PLAYER}, INT),  # the cards p may hold when a 7 is rolled
+}
+"""The formulas of the `turn` section: their variables and what they give."""
+
+ENTRY_HOOKS: dict[str, dict[str, Type]] = {
+    "turn_start": {},  # a turn begins (me: its player)
+    "after_roll": {},  # the dice are rolled (me: the roller)
+    "turn_end": {},  # a turn ends (me: its player)
+    "between_turns": {},  # after a turn's end, before the next begins (me: who ended)
+    "city_lost": {"c": CITY},  # the barbarians take a city (me: its owner; c: the city)
+}
+"""The hooks the turn machine runs itself, with their variables: the contract between
+the engine and a rule set. Every other hook runs only when a hook says `run` it."""
+
+MOVES: dict[str, dict[str, Type]] = {
+    "robber": {"t": TILE},  # the robber goes to tile t (a 7, a knight, a card)
+    "road": {"e": EDGE},
+    "settlement": {"i": INTERSECTION},
+    "city": {"i": INTERSECTION},
+    "city_wall": {"i": CITY},
+    "knight": {"i": INTERSECTION},  # build a basic knight
+    "activate": {"k": KNIGHT},
+    "promote": {"k": KNIGHT},
+    "knight_acts": {"k": KNIGHT},  # whether knight k may act at all now
+    "move_knight": {"k": KNIGHT, "i": INTERSECTION},
+    "displace": {"k": KNIGHT, "other": KNIGHT},
+    "chase": {"k": KNIGHT},
+    "improve": {"t": TRACK},
+    "play": {"c": CARD},
+    "bank": {"give": GOOD, "get": GOOD},  # a trade with the bank
+    "offer": {},  # an offer to the other players
+}
+"""The built-in moves and the variables of their `allow` conditions (``me``: who moves)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """A main-phase action of the rule set: its price, condition and effect."""
+
+    id: str
+    cost: tuple[tuple[str, int], ...]
+    allow: Fn | None
+    program: Program
+
 
 @dataclass(frozen=True)
 class Programs:
@@ -42,6 +103,13 @@ class Programs:
     abilities: dict[str, tuple[str, Program]]
     strength: Fn
     defence: Fn
+    hooks: dict[str, Program] = field(default_factory=dict)
+    allow: dict[str, Fn] = field(default_factory=dict)  # moves with a condition
+    never: frozenset[str] = frozenset()  # moves whose condition is `false`
+    actions: dict[str, Action] = field(default_factory=dict)
+    win: Fn | None = None
+    win_reads: frozenset[str] | None = None  # what `turn.win` reads (None: not declared)
+    discard_limit: Fn | None = None
     openings: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -56,7 +124,13 @@ class Programs:
 
 
 def effects(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, str]]:
-    """Every effect of the rule set: (path of its text, kind, text). Kind: card, ability."""
+    """Every effect of the rule set: (path of its text, kind, text). Kind: card, ability,
+    hook, action."""
+    for section, kind in (("hooks", "hook"), ("actions", "action")):
+        entries = data.get(section)
+        for key, spec in entries.items() if isinstance(entries, dict) else ():
+            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
+                yield (section, key, "effect"), kind, spec["effect"]
     cards = data.get("cards")
     for card, spec in cards.items() if isinstance(cards, dict) else ():
         if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
@@ -74,42 +148,95 @@ def effects(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, str]]:
                 )
 
 
-def compile_effect(text: str, names: Names) -> tuple[Program | None, list[DslError]]:
+def compile_effect(
+    text: str, names: Names, variables: dict[str, Type] | None = None, read: set[str] | None = None
+) -> tuple[Program | None, list[DslError]]:
+    """The program of an effect, or its faults; ``read`` collects the parameters it names."""
     try:
         tree = parse(text)
     except DslError as err:
         return None, [err]
-    compiler = Compiler(names)
+    compiler = Compiler(names, variables)
     program = compiler.effect(tree)
+    if read is not None:
+        read |= compiler.parameters_read
     return program, compiler.errors
 
 
 def compile_formula(
-    text: str, names: Names, variables: dict[str, Type]
+    text: str,
+    names: Names,
+    variables: dict[str, Type],
+    want: Type = INT,
+    read: set[str] | None = None,
 ) -> tuple[Fn | None, list[DslError]]:
+    """The function of a formula, or its faults; ``read`` collects the parameters it names."""
     try:
         expr = parse_expression(text)
     except DslError as err:
         return None, [err]
     compiler = Compiler(names, variables)
-    fn = compiler.formula(expr, INT)
+    fn = compiler.formula(expr, want)
+    if read is not None:
+        read |= compiler.parameters_read
     return fn, compiler.errors
+
+
+def effect_variables(path: JsonPath) -> dict[str, Type]:
+    """The variables an effect starts with besides ``me`` (an entry hook's)."""
+    if path[0] == "hooks":
+        return ENTRY_HOOKS.get(str(path[1]), {})
+    return {}
+
+
+def conditions(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, dict[str, Type], Type]]:
+    """Every condition and formula of the rule set outside effects: (path, text, its
+    variables, what it must give)."""
+    barbarians = data.get("barbarians")
+    for key, variables in FORMULAS.items():
+        formula = barbarians.get(key) if isinstance(barbarians, dict) else None
+        if isinstance(formula, str):
+            yield ("barbarians", key), formula, variables, INT
+    turn = data.get("turn")
+    for key, (variables, want) in TURN_FORMULAS.items():
+        formula = turn.get(key) if isinstance(turn, dict) else None
+        if isinstance(formula, str):
+            yield ("turn", key), formula, variables, want
+    allow = data.get("allow")
+    for move, text in allow.items() if isinstance(allow, dict) else ():
+        if isinstance(text, str) and move in MOVES:
+            yield ("allow", move), text, MOVES[move], BOOL
+    actions = data.get("actions")
+    for key, spec in actions.items() if isinstance(actions, dict) else ():
+        if isinstance(spec, dict) and isinstance(spec.get("allow"), str):
+            yield ("actions", key, "allow"), spec["allow"], {}, BOOL
 
 
 def check_rules(data: dict[str, Any], positions: Positions) -> list[Diagnostic]:
     """Every fault of every effect and formula of ``data``, at its file, line and column."""
     names = Names.of(data)
     out: list[Diagnostic] = []
+    read = set(ENGINE_PARAMETERS)
     for path, _, text in effects(data):
-        _, errors = compile_effect(text, names)
+        _, errors = compile_effect(text, names, effect_variables(path), read)
         out += [diagnostic(e, text, positions.value(path), path) for e in errors]
-    barbarians = data.get("barbarians")
-    for key, variables in FORMULAS.items():
-        formula = barbarians.get(key) if isinstance(barbarians, dict) else None
-        if isinstance(formula, str):
-            _, errors = compile_formula(formula, names, variables)
-            at: JsonPath = ("barbarians", key)
-            out += [diagnostic(e, formula, positions.value(at), at) for e in errors]
+    for path, text, variables, want in conditions(data):
+        _, errors = compile_formula(text, names, variables, want, read)
+        out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    if not out:  # with an effect in error, what it would have read is unknown
+        parameters = data.get("parameters")
+        known = load_schema("rules")["properties"]["parameters"]["properties"]
+        for key in parameters if isinstance(parameters, dict) else ():
+            if key in known and key not in read:  # an unknown key: the schema says so
+                at: JsonPath = ("parameters", key)
+                out.append(
+                    Diagnostic.at(
+                        positions.key(at),
+                        f"parameter '{key}' is read by nothing: neither the engine nor any "
+                        "effect, hook, condition or formula of the rule set names it",
+                        at,
+                    )
+                )
     return out
 
 
@@ -120,20 +247,61 @@ def compile_programs(ruleset: RuleSet) -> Programs:
     names = Names.of(data)
     cards: dict[str, Program] = {}
     abilities: dict[str, tuple[str, Program]] = {}
+    hooks: dict[str, Program] = {}
+    actions: dict[str, Program] = {}
     for path, kind, text in effects(data):
-        program, _ = compile_effect(text, names)
+        program, _ = compile_effect(text, names, effect_variables(path))
         if program is None:
             continue
         if kind == "card":
             cards[str(path[1])] = program
+        elif kind == "hook":
+            if program.code != ((STOP,),):  # a hook that does nothing is not run at all
+                hooks[str(path[1])] = program
+        elif kind == "action":
+            actions[str(path[1])] = program
         else:
             level = data["tracks"][path[1]]["levels"][path[3]]
             abilities[level["id"]] = (level["ability"]["when"], program)
-    formulas = []
-    for key, variables in FORMULAS.items():
-        fn, _ = compile_formula(data["barbarians"][key], names, variables)
-        formulas.append(fn or _zero)
-    return Programs(cards, abilities, formulas[0], formulas[1])
+    fns: dict[JsonPath, Fn | None] = {}
+    never = set()
+    for path, text, variables, want in conditions(data):
+        if path[0] == "allow" and text.strip() in ("true", "false"):
+            if text.strip() == "false":
+                never.add(str(path[1]))
+            continue  # `true`: nothing to check (the hot path skips it)
+        fns[path], _ = compile_formula(text, names, variables, want)
+    return Programs(
+        cards,
+        abilities,
+        fns.get(("barbarians", "strength")) or _zero,
+        fns.get(("barbarians", "defence")) or _zero,
+        hooks=hooks,
+        allow={str(p[1]): fn for p, fn in fns.items() if p[0] == "allow" and fn is not None},
+        never=frozenset(never),
+        actions={
+            key: Action(
+                key,
+                tuple((g, int(n)) for g, n in (data["actions"][key].get("cost") or {}).items()),
+                fns.get(("actions", key, "allow")),
+                program,
+            )
+            for key, program in actions.items()
+        },
+        win=fns.get(("turn", "win")),
+        win_reads=_reads(data, names, ("turn", "win")),
+        discard_limit=fns.get(("turn", "discard_limit")),
+    )
+
+
+def _reads(data: dict[str, Any], names: Names, path: JsonPath) -> frozenset[str] | None:
+    """What the formula at ``path`` reads of the state (``Function.reads``)."""
+    for at, text, variables, _ in conditions(data):
+        if at == path:
+            compiler = Compiler(names, variables)
+            compiler.formula(parse_expression(text), BOOL)
+            return frozenset(compiler.reads) if compiler.reads is not None else None
+    return None
 
 
 def _zero(env: Env) -> int:

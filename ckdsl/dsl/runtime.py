@@ -34,26 +34,25 @@ from ckdsl.dsl.compiler import (
 )
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.types import CHOICE_KINDS
-from ckdsl.dsl.vocabulary import Env
+from ckdsl.engine.allow import Env
 from ckdsl.engine.decisions import Decision, Option
+from ckdsl.engine.frames import Frame, new_frame
 from ckdsl.engine.state import Task
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
 
-Frame = dict[str, Any]
-
-
-def new_frame(source: str, key: str, me: int) -> Frame:
-    """A frame at the start of a program: ``source`` is "card" or "ability"."""
-    return {"src": source, "id": key, "me": me, "pc": 0, "vars": {}, "loops": [],
-            "picked": [], "skip": -1, "asker": me}  # fmt: skip
-
 
 def _program(game: Game, frame: Frame) -> Program | None:
     programs = game.rules.programs
-    if frame["src"] == "card":
+    source = frame["src"]
+    if source == "card":
         return programs.cards.get(frame["id"])
+    if source == "hook":
+        return programs.hooks.get(frame["id"])
+    if source == "action":
+        action = programs.actions.get(frame["id"])
+        return action.program if action is not None else None
     found = programs.abilities.get(frame["id"])
     return found[1] if found is not None else None
 
@@ -66,28 +65,6 @@ def start_card(game: Game, player: int, card: str) -> None:
         under_deck(game, card)
         return
     game.push(("effect", new_frame("card", card, player)))
-
-
-def ability_tasks(game: Game, when: str, player: int, level: str | None = None) -> list[Task]:
-    """The effects of the abilities ``player`` holds that trigger on ``when``: on
-    "reached", the ability of the level just reached; on other events, the abilities of
-    every level the player has."""
-    abilities = game.rules.programs.abilities
-    if not abilities:
-        return []
-    if level is not None:
-        found = abilities.get(level)
-        if found is None or found[0] != when:
-            return []
-        return [("effect", new_frame("ability", level, player))]
-    levels = game.state.players[player].levels
-    tasks: list[Task] = []
-    for t, track in enumerate(game.rules.tracks):
-        for lid in track.levels[: levels[t]]:
-            found = abilities.get(lid)
-            if found is not None and found[0] == when:
-                tasks.append(("effect", new_frame("ability", lid, player)))
-    return tasks
 
 
 def _finish(game: Game, task: Task) -> None:
@@ -114,30 +91,109 @@ def _effect_options(game: Game, task: Task) -> tuple[Option, ...]:
     try:
         return _run(game, task, program)
     except EffectFailure as failure:
-        where = "card" if frame["src"] == "card" else "level"
-        line = program.lines[frame["pc"]] if frame["pc"] < len(program.lines) else 0
-        game.log(f"{where}_failed", frame["me"], **{where: frame["id"]}, line=line,
-                 reason=str(failure))  # fmt: skip
-        _finish(game, task)
+        _failed(game, task, program, failure)
         return ()
 
 
-def _run(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
+def _failed(game: Game, task: Task, program: Program, failure: EffectFailure) -> None:
     frame: Frame = task[1]
+    where = _SOURCE_NAMES[frame["src"]]
+    line = program.lines[frame["pc"]] if frame["pc"] < len(program.lines) else 0
+    game.log(f"{where}_failed", frame["me"], **{where: frame["id"]}, line=line,
+             reason=str(failure))  # fmt: skip
+    _finish(game, task)
+
+
+MAX_NESTED_HOOKS = 32
+"""How deep hooks run inside one another at once; deeper, a hook waits in the queue (so a
+hook that runs itself goes round the queue instead of the Python stack)."""
+
+
+def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = None) -> None:
+    """Run the rule set's hook ``hook`` for ``me`` now, before anything waiting.
+
+    A hook runs at once, without waiting in the queue, up to the point where it needs an
+    answer or has queued work of its own (a discard, another hook's decision): from there
+    it waits in the queue, behind that work, like any effect. Most hooks never wait, and
+    running them at once is what keeps the turn fast."""
+    program = game.rules.programs.hooks.get(hook)
+    if program is None:
+        return
+    task = ("effect", new_frame("hook", hook, me, variables))
+    depth = game.hook_depth
+    if depth >= MAX_NESTED_HOOKS:
+        game.push(task)
+        return
+    game.hook_depth = depth + 1
+    try:
+        _run(game, task, program, len(game.state.queue))
+    except EffectFailure as failure:
+        _failed(game, task, program, failure)
+    finally:
+        game.hook_depth = depth
+
+
+_SOURCE_NAMES = {"card": "card", "ability": "level", "hook": "hook", "action": "action"}
+"""How the log names what failed: the card, the level (of an ability), hook or action."""
+
+
+def _run(game: Game, task: Task, program: Program, waiting: int = -1) -> tuple[Option, ...]:
+    """Run the effect of ``task`` from where its frame stands. An effect in the queue
+    (``waiting`` -1) is at its head. An effect run at once (``run_hook``) is not in the
+    queue; ``waiting`` is how many tasks were queued when it began: where it must stop, it
+    goes into the queue in front of them (behind anything it queued itself)."""
+    frame: Frame = task[1]
+    where = [frame["pc"]]  # the instruction running, kept up to date for a failure's line
+    try:
+        return _steps(game, task, program, waiting, where)
+    finally:
+        frame["pc"] = where[0]
+
+
+def _steps(
+    game: Game, task: Task, program: Program, waiting: int, where: list[int]
+) -> tuple[Option, ...]:
+    """The instructions from ``where[0]`` on, until the effect ends, stops to wait or
+    asks a question (its options). ``where[0]`` follows the instruction running (read
+    back into the frame by ``_run``), so the loop counts with a local ``pc``."""
+    frame: Frame = task[1]
+    pc = where[0]
     code = program.code
-    env = Env(game, frame["me"], frame["vars"])
+    end = len(code)
+    variables = frame["vars"]
+    env = Env(game, frame["me"], variables)
     queue = game.state.queue
     loops = frame["loops"]
-    while True:
-        pc = frame["pc"]
-        if pc >= len(code):
-            _finish(game, task)
-            return ()
+    while pc < end:
+        where[0] = pc
         ins = code[pc]
         op = ins[0]
-        if op == LET:
-            frame["vars"][ins[1]] = ins[2](env)
-            frame["pc"] = pc + 1
+        if op == ACT:
+            _, impl, args, clauses, flags = ins
+            impl(env, [f(env) for f in args], {k: f(env) for k, f in clauses}, flags)
+            pc += 1
+            where[0] = pc
+            if waiting >= 0:
+                if len(queue) != waiting:  # it queued work: the rest waits behind it
+                    if not _ends(code, pc):
+                        queue.insert(len(queue) - waiting, task)
+                    return ()
+            elif not queue or queue[0] is not task:
+                # It queued work of its own (or the game ended): that comes first. A hook
+                # with nothing left to do ends now rather than wait for it (`run` last).
+                if frame["src"] == "hook" and _ends(code, pc):
+                    _drop(queue, task)
+                return ()
+        elif op == BRANCH:
+            pc = pc + 1 if ins[1](env) else ins[2]
+        elif op == JUMP:
+            pc = ins[1]
+        elif op == LET:
+            variables[ins[1]] = ins[2](env)
+            pc += 1
+        elif op in (CHOOSE, OPTIONAL) and waiting >= 0:  # an answer is needed: wait
+            queue.insert(len(queue) - waiting, task)
+            return ()
         elif op == CHOOSE:
             spec: ChooseSpec = ins[1]
             options = choice_options(env, spec, frame)
@@ -147,75 +203,80 @@ def _run(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
             target = frame["skip"] if frame["skip"] >= 0 else spec.on_empty
             frame["skip"] = -1
             if spec.up_to is not None and frame["picked"]:
-                frame["vars"][spec.var] = frame["picked"]
+                variables[spec.var] = frame["picked"]
                 frame["picked"] = []
-                frame["pc"] = pc + 1
+                pc += 1
             elif target < 0:  # nothing to choose: the effect ends here
-                _finish(game, task)
-                return ()
+                break
             else:
-                frame["pc"] = target
-        elif op == ACT:
-            _, impl, args, clauses, flags = ins
-            impl(env, [f(env) for f in args], {k: f(env) for k, f in clauses}, flags)
-            frame["pc"] = pc + 1
-            if not queue or queue[0] is not task:
-                return ()  # it queued work of its own (or the game ended): that comes first
-        elif op == JUMP:
-            frame["pc"] = ins[1]
-        elif op == BRANCH:
-            frame["pc"] = pc + 1 if ins[1](env) else ins[2]
+                pc = target
         elif op == FOR:
-            _, var, source, where, end = ins
-            items = _selected(env, source, var, where)
+            _, var, source, where_fn, after = ins
+            items = _selected(env, source, var, where_fn)
             if items:
                 loops.append([items, 0])
-                frame["vars"][var] = items[0]
-                frame["pc"] = pc + 1
+                variables[var] = items[0]
+                pc += 1
             else:
-                frame["pc"] = end
+                pc = after
         elif op == NEXT:
             loop = loops[-1]
             loop[1] += 1
             if loop[1] < len(loop[0]):
-                frame["vars"][ins[1]] = loop[0][loop[1]]
-                frame["pc"] = ins[2]
+                variables[ins[1]] = loop[0][loop[1]]
+                pc = ins[2]
             else:
                 loops.pop()
-                frame["pc"] = pc + 1
+                pc += 1
         elif op == REPEAT:
             count = ins[1](env)
             if count > 0:
                 loops.append([count, 0])
-                frame["pc"] = pc + 1
+                pc += 1
             else:
-                frame["pc"] = ins[2]
+                pc = ins[2]
         elif op == AGAIN:
             loop = loops[-1]
             loop[1] += 1
             if loop[1] < loop[0]:
-                frame["pc"] = ins[1]
+                pc = ins[1]
             else:
                 loops.pop()
-                frame["pc"] = pc + 1
+                pc += 1
         elif op == OPTIONAL:
-            _, by, end, opens_with_choice = ins
+            _, by, after, opens_with_choice = ins
             if opens_with_choice:  # "skip" becomes an answer of that choice
-                frame["skip"] = end
-                frame["pc"] = pc + 1
+                frame["skip"] = after
+                pc += 1
             else:
                 frame["asker"] = by(env) if by is not None else frame["me"]
                 return (("do",), ("skip",))
         elif op == REQUIRE:
             if not ins[1](env):
-                _finish(game, task)
-                return ()
-            frame["pc"] = pc + 1
+                break
+            pc += 1
         elif op == STOP:
-            _finish(game, task)
-            return ()
+            break
         else:  # pragma: no cover - the compiler emits no other instruction
             raise AssertionError(ins)
+    where[0] = pc
+    _finish(game, task)
+    return ()
+
+
+def _drop(queue: list[Task], task: Task) -> None:
+    """Take ``task`` (this very one) out of the queue."""
+    for k, waiting in enumerate(queue):
+        if waiting is task:
+            del queue[k]
+            return
+
+
+def _ends(code: tuple[tuple[Any, ...], ...], pc: int) -> bool:
+    """Whether the program has nothing left to do from ``pc`` (jumps aside)."""
+    while pc < len(code) and code[pc][0] == JUMP:
+        pc = code[pc][1]
+    return pc >= len(code)
 
 
 def _selected(env: Env, source: Any, var: str, where: Any) -> list[Any]:
@@ -306,7 +367,12 @@ def _on_answer(game: Game, player: int, option: Option) -> None:
 def unplayable(game: Game, player: int, card: str) -> str | None:
     """Why ``card`` cannot be played by ``player`` now, or None if it can: a `require` at
     the top of its effect does not hold, or its first choice has nothing to choose from."""
-    opening = game.rules.programs.openings.get(card)
+    return refusal(game, player, game.rules.programs.openings.get(card, ()))
+
+
+def refusal(game: Game, player: int, opening: tuple[tuple[Any, ...], ...]) -> str | None:
+    """Why an effect with this opening (``Program.opening``) cannot start for ``player``
+    now, or None if it can."""
     if not opening:
         return None
     env = Env(game, player, {})  # thrown away after: nothing to put back

@@ -59,6 +59,9 @@ CARD = Type("card")
 TRACK = Type("track")
 TERRAIN = Type("terrain")
 BUNDLE = Type("bundle")
+HOOK = Type("hook")  # a hook of the rule set, by id (`run attack`)
+COUNTER = Type("counter")  # a counter of the rule set, by id
+PHASE = Type("phase")  # a phase of the rule set, by id
 ANY = Type("any")
 
 _ARTICLE = {

@@ -39,6 +39,7 @@ from ckdsl.dsl.types import (
     words,
 )
 from ckdsl.engine import board_rules, building, improvements, knights, pieces
+from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import has
 from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.state import EMPTY, NOBODY
@@ -46,17 +47,6 @@ from ckdsl.engine.state import SETTLEMENT as SETTLEMENT_KIND
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
-
-
-class Env:
-    """What an effect sees while it runs: the game, its player, its variables."""
-
-    __slots__ = ("game", "me", "vars")
-
-    def __init__(self, game: Game, me: int, variables: dict[str, Any]) -> None:
-        self.game = game
-        self.me = me
-        self.vars = variables
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +58,9 @@ class Function:
     result: Type
     doc: str
     impl: Callable[..., Any]
+    # What of the state it reads (``READS``), so a formula calling only such functions
+    # can be cached on those parts; None: not declared (never cached).
+    reads: frozenset[str] | None = None
 
     @property
     def form(self) -> str:
@@ -102,15 +95,28 @@ class Verb:
 FUNCTIONS: dict[str, list[Function]] = {}
 VERBS: dict[str, Verb] = {}
 
-AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
+AGGREGATES = {"count", "sum", "min", "max", "any", "all", "list"}
 """Functions that also take a selection: ``count(each t in tiles where ...)``."""
 
 
+READS = frozenset({"points", "current"})
+"""The parts of the state a function may declare it reads: the players' points (which
+change only through ``Game.add_points``, which counts the changes) and whose turn it is."""
+
+
 def function(
-    name: str, params: tuple[Type, ...], result: Type, doc: str
+    name: str,
+    params: tuple[Type, ...],
+    result: Type,
+    doc: str,
+    *,
+    reads: tuple[str, ...] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    assert reads is None or set(reads) <= READS, reads
+    declared = frozenset(reads) if reads is not None else None
+
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
-        FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl))
+        FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl, declared))
         return impl
 
     return register
@@ -153,12 +159,12 @@ def _players(env: Env) -> list[int]:
     return list(env.game.order_from(env.me))
 
 
-@function("current", (), PLAYER, "the player whose turn it is")
+@function("current", (), PLAYER, "the player whose turn it is", reads=("current",))
 def _current(env: Env) -> int:
     return env.game.state.current
 
 
-@function("points", (PLAYER,), INT, "p's victory points")
+@function("points", (PLAYER,), INT, "p's victory points", reads=("points",))
 def _points(env: Env, p: int) -> int:
     return env.game.state.players[p].points
 
@@ -517,6 +523,11 @@ def _deck_size(env: Env, track: str) -> int:
 # --- numbers and selections ---------------------------------------------------------------
 
 
+@function("list", (list_of(ANY),), list_of(ANY), "the items of a selection, picked now")
+def _list(env: Env, items: list[Any]) -> list[Any]:
+    return list(items)
+
+
 @function("count", (list_of(ANY),), INT, "how many items a list or selection has")
 def _count(env: Env, items: list[Any]) -> int:
     return len(items)
@@ -557,12 +568,12 @@ def _all(env: Env, items: list[bool]) -> bool:
     return all(items)
 
 
-@function("true", (), BOOL, "yes")
+@function("true", (), BOOL, "yes", reads=())
 def _true(env: Env) -> bool:
     return True
 
 
-@function("false", (), BOOL, "no")
+@function("false", (), BOOL, "no", reads=())
 def _false(env: Env) -> bool:
     return False
 
@@ -962,3 +973,7 @@ def _reveal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
 
 
 GRANT_TARGETS = frozenset({"improvement", "road", "settlement", "city", "city_wall", "knight"})
+
+
+# The words of the turn (hooks) register themselves in the tables above.
+from ckdsl.dsl import turn_vocabulary  # noqa: E402, F401

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
+from ckdsl.engine.allow import allowed_items
 from ckdsl.engine.compiled import Bundle, has
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.state import CITY, DAMAGED, SETTLEMENT
@@ -61,11 +62,17 @@ def spend(game: Game, player: int, cost: Bundle, modifier: int) -> None:
 PIECES = ("road", "settlement", "city", "city_wall")
 
 
+# The variable that names the place in each piece's `allow` condition.
+PLACE_NAMES = {"road": "e", "settlement": "i", "city": "i", "city_wall": "i"}
+
+
 def main_options(game: Game, player: int, options: list[Option]) -> None:
     hand, costs = game.state.players[player].hand, game.rules.costs
     for piece in PIECES:
         if has(hand, cost_of(game, player, piece, costs[piece])[0]):
-            options += [(piece, at) for at in spots(game, player, piece)]
+            places = allowed_items(game, piece, player, PLACE_NAMES[piece],
+                                   spots(game, player, piece))  # fmt: skip
+            options += [(piece, at) for at in places]
 
 
 def _on_build(game: Game, player: int, option: Option) -> None:

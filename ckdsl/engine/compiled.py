@@ -16,6 +16,25 @@ from ckdsl.rules.ruleset import RuleSet
 if TYPE_CHECKING:
     from ckdsl.dsl.program import Programs
 
+ENGINE_PARAMETERS = frozenset({
+    "bank_trade_rate",
+    "generic_harbor_rate",
+    "merchant_trade_rate",
+    "player_colours",
+    "players_max",
+    "players_min",
+    "progress_hand_limit",
+    "progress_hand_limit_own_turn",
+    "robber_locked_until_first_attack",
+    "second_setup_piece",
+    "special_harbor_rate",
+    "trade_offers_per_turn",
+    "turn_limit",
+})  # fmt: skip
+"""The parameters the engine's Python reads itself; every other parameter of a rule set
+must be named by one of its effects, hooks, conditions or formulas (``ckdsl validate``
+says which is read by nothing)."""
+
 Bundle = tuple[tuple[int, int], ...]
 """Goods and amounts as (good index, amount) pairs: a cost, a production, a trade side."""
 
@@ -111,6 +130,8 @@ class CompiledRules:
     longest_road_min: int
     params: dict[str, Any]
     programs: Programs
+    counters: dict[str, tuple[str, str, int]]  # id -> (per game|player, reset never|turn, start)
+    phases: dict[str, frozenset[str]]  # phase id -> the moves and actions allowed in it
 
     @property
     def resources(self) -> range:
@@ -206,6 +227,11 @@ def compile_rules(ruleset: RuleSet) -> CompiledRules:
         longest_road_min=int(titles["longest_road"]["min_length"]),
         params=dict(data["parameters"]),
         programs=compile_programs(ruleset),
+        counters={
+            cid: (spec.get("per", "player"), spec.get("reset", "never"), int(spec.get("start", 0)))
+            for cid, spec in (data.get("counters") or {}).items()
+        },
+        phases={pid: frozenset(spec["moves"]) for pid, spec in (data.get("phases") or {}).items()},
     )
 
 

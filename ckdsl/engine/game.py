@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ckdsl.dsl import runtime
 from ckdsl.engine import (
+    actions,
     barbarians,
     building,
     improvements,
@@ -31,6 +32,7 @@ from ckdsl.engine import (
     trade,
     turn,
 )
+from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import Bundle, CompiledRules
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 from ckdsl.engine.state import EMPTY, NOBODY, GameState, PlayerState, Task
@@ -131,10 +133,18 @@ class Game:
             metropolis=[NOBODY] * len(rules.tracks),
             metropolis_kept=[False] * len(rules.tracks),
             robber_unlocked=not rules.param("robber_locked_until_first_attack"),
+            counters={
+                cid: [start] * players if per == "player" else start
+                for cid, (per, _, start) in rules.counters.items()
+            },
         )
         self.index_numbers()
         self._decision: Decision | None = None
         self._settled = False  # nothing is due but the turn's decision (see ``pending``)
+        self.points_changes = 0  # how many times points changed (``add_points``)
+        self.hook_depth = 0  # hooks running inside one another now (``run_hook``)
+        # When the win condition was last found unmet: points_changes and whose turn.
+        self._win_checked, self._win_current = -1, -1
         self.history: list[Option] = []  # every answer applied, in order (the save file)
         self.events: list[Event] = []
         self.logging = log
@@ -164,7 +174,7 @@ class Game:
         new.__dict__.update(self.__dict__)
         new.state = state
         new.history, new.events, new.logging, new._listeners = [], [], False, ()
-        new._decision, new._settled = None, False
+        new._decision, new._settled, new._win_checked = None, False, -1
         new.index_numbers()
         return new
 
@@ -237,6 +247,7 @@ class Game:
         clones made from here share it."""
         self._decision = None
         self._settled = False
+        self._win_checked = -1  # the points may have been set directly
         if list_now:
             self._decision = self._advance()
 
@@ -302,14 +313,21 @@ class Game:
 
     # --- shared helpers ----------------------------------------------------------------
 
+    def run_hook(self, hook: str, me: int, variables: dict[str, Any] | None = None) -> None:
+        """Run the rule set's hook ``hook`` for ``me`` now (``ckdsl.dsl.runtime.run_hook``)."""
+        runtime.run_hook(self, hook, me, variables)
+
     def push(self, *tasks: Task) -> None:
         """Queue ``tasks`` before any work already waiting (they follow from what is being
         done now, so they come first)."""
         self.state.queue[:0] = tasks
 
     def add_points(self, player: int, points: int) -> None:
+        """Every change of a player's points goes through here (and is counted, so the
+        win condition knows when to look again)."""
         if player != NOBODY:
             self.state.players[player].points += points
+            self.points_changes += 1
 
     def pay(self, player: int, cost: Bundle) -> None:
         hand, bank = self.state.players[player].hand, self.state.bank
@@ -346,17 +364,23 @@ class Game:
     # --- the end -------------------------------------------------------------------------
 
     def check_winner(self) -> None:
-        """Source §16: the game is won with enough points, during one's own turn only."""
+        """The rule set's `turn.win` condition, for each player from the one whose turn it
+        is: the first who meets it wins, and the game stops as it stands. A condition
+        that reads only the points and whose turn it is (``Programs.win_reads``) is
+        evaluated again only when one of them has changed."""
         state = self.state
-        if state.over or state.turn == 0:
+        programs = self.rules.programs
+        win = programs.win
+        if state.over or state.turn == 0 or win is None:
             return
-        target = self.rules.params["points_to_win"]
-        if self.rules.params["win_on_own_turn_only"]:
-            candidates: tuple[int, ...] = (state.current,)
-        else:
-            candidates = self.order_from(state.current)
-        for p in candidates:
-            if state.players[p].points >= target:
+        if programs.win_reads is not None:
+            if self._win_checked == self.points_changes and self._win_current == state.current:
+                return
+            self._win_checked, self._win_current = self.points_changes, state.current
+        env = Env(self, state.current, {})
+        for p in self._orders[state.current]:
+            env.vars["p"] = p
+            if win(env):
                 state.winner = p
                 state.over = True
                 self.log("win", p, points=state.players[p].points)
@@ -380,7 +404,7 @@ def _tables() -> Tables:
     if _TABLES:
         return _TABLES[0]
     systems = (setup, turn, building, knights, improvements, progress, trade, barbarians,
-               runtime)  # fmt: skip
+               actions, runtime)  # fmt: skip
     handlers: dict[str, Handler] = {"main": _on_main}
     task_options: dict[str, TaskOptions] = {}
     auto_tasks: dict[str, AutoTask] = {}

@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import pieces
+from ckdsl.engine.allow import allowed
 from ckdsl.engine.building import cost_of, spend
 from ckdsl.engine.compiled import Bundle, has
 from ckdsl.engine.decisions import Option
+from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.state import CITY, NOBODY, Task
 
 if TYPE_CHECKING:
@@ -26,8 +28,9 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
     hand = game.state.players[player].hand
     for t in range(len(game.rules.tracks)):
         price = improvement_price(game, player, t)
-        if price is not None and has(hand, price[0]):
-            options.append(("improve", game.rules.tracks[t].id))
+        track = game.rules.tracks[t].id
+        if price is not None and has(hand, price[0]) and allowed(game, "improve", player, t=track):
+            options.append(("improve", track))
 
 
 def improvement_price(game: Game, player: int, t: int) -> tuple[Bundle, int] | None:
@@ -72,8 +75,6 @@ def _on_improve(game: Game, player: int, option: Option) -> None:
 def improve(game: Game, player: int, t: int) -> None:
     """Raise the player's level in track ``t`` (paid for), then the metropolis and the
     level's ability."""
-    from ckdsl.dsl.runtime import ability_tasks  # the DSL's vocabulary uses this module
-
     state, track = game.state, game.rules.tracks[t]
     me = state.players[player]
     me.levels[t] += 1

@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
+from ckdsl.engine.allow import Env, allowed, allowed_items, never
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Option
-from ckdsl.engine.state import EMPTY, NOBODY, PROMOTED_THIS_TURN, Task
+from ckdsl.engine.state import ACTION, EMPTY, NOBODY, PROMOTION, Task
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -27,32 +28,39 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
     hand, supply = me.hand, me.supply
     levels = rules.knight_levels
     if supply[levels[0].id] and has(hand, rules.costs["knight"]):
-        options += [("knight", i) for i in board_rules.knight_spots(topo, state, player)]
+        spots = board_rules.knight_spots(topo, state, player)
+        options += [("knight", i) for i in allowed_items(game, "knight", player, "i", spots)]
     if not me.knights:
         return
     active = state.knight_active
     can_activate = has(hand, rules.activate_cost)
     can_promote = has(hand, rules.promote_cost)
+    acts = game.rules.programs.allow.get("knight_acts")
+    env = Env(game, player, {})
     for i in me.knights:
-        if not active[i] and can_activate:
+        if not active[i] and can_activate and allowed(game, "activate", player, k=i):
             options.append(("activate", i))
         if can_promote and can_promote_knight(game, player, i):
             options.append(("promote", i))
-        if active[i] and pieces.knight_can_act(game, i):
+        env.vars["k"] = i
+        if acts is None or acts(env):
             _action_options(game, player, i, options)
 
 
 def can_promote_knight(game: Game, player: int, i: int, *, fortress: bool = True) -> bool:
-    """Whether the knight on ``i`` may go up a level now (supply, once per turn, and the
-    improvement the next level requires, unless ``fortress`` is waived)."""
+    """Whether the knight on ``i`` may go up a level now: a next level in the supply, the
+    improvement it requires (unless ``fortress`` is waived), and the rule set's
+    `promote` condition (once per turn in the base rules)."""
     state, levels = game.state, game.rules.knight_levels
     level = state.knight_level[i]
-    if level >= len(levels) or state.knight_flags[i] & PROMOTED_THIS_TURN:
+    if level >= len(levels):
         return False
     nxt = levels[level]
     if not state.players[player].supply[nxt.id]:
         return False
-    return not fortress or meets(game, player, nxt.requires)
+    if fortress and not meets(game, player, nxt.requires):
+        return False
+    return allowed(game, "promote", player, k=i)
 
 
 def meets(game: Game, player: int, requirement: tuple[int, int] | None) -> bool:
@@ -64,17 +72,20 @@ def meets(game: Game, player: int, requirement: tuple[int, int] | None) -> bool:
 
 
 def _action_options(game: Game, player: int, i: int, options: list[Option]) -> None:
+    """What the knight on ``i`` may do (it may act): move to a free intersection it
+    reaches, displace a knight there (the `displace` condition: a weaker one in the base
+    rules), chase the robber from a tile it stands next to (`chase`)."""
     state = game.state
-    building, knight, level = state.building, state.knight, state.knight_level
-    mine = level[i]
+    building, knight = state.building, state.knight
+    may_move, may_displace = not never(game, "move_knight"), not never(game, "displace")
     for j in board_rules.knight_reach(game.topo, state, player, i):
         other = knight[j]
         if other == NOBODY:
-            if building[j] == EMPTY:
+            if may_move and building[j] == EMPTY and allowed(game, "move_knight", player, k=i, i=j):
                 options.append(("move_knight", i, j))
-        elif other != player and level[j] < mine:
+        elif other != player and may_displace and allowed(game, "displace", player, k=i, other=j):
             options.append(("displace", i, j))
-    if state.robber_unlocked and i in game.topo.tile_corners[state.robber]:
+    if i in game.topo.tile_corners[state.robber] and allowed(game, "chase", player, k=i):
         options.append(("chase", i))
 
 
@@ -96,7 +107,7 @@ def _on_promote(game: Game, player: int, option: Option) -> None:
 def promote(game: Game, player: int, i: int) -> None:
     state = game.state
     pieces.set_knight_level(game, i, state.knight_level[i] + 1)
-    state.knight_flags[i] |= PROMOTED_THIS_TURN
+    state.knight_flags[i] += PROMOTION
     level_id = game.rules.knight_levels[state.knight_level[i] - 1].id
     game.log("promote", player, at=i, level=level_id)
 
@@ -105,6 +116,7 @@ def _on_move(game: Game, player: int, option: Option) -> None:
     _, i, j = option
     pieces.move_knight(game, i, j)
     game.state.knight_active[j] = False
+    game.state.knight_flags[j] += ACTION
     game.log("move_knight", player, at=i, to=j)
 
 
@@ -117,6 +129,7 @@ def _on_displace(game: Game, player: int, option: Option) -> None:
     level, active = pieces.remove_knight(game, j)
     pieces.move_knight(game, i, j)
     game.state.knight_active[j] = False
+    game.state.knight_flags[j] += ACTION
     displace_to_network(game, victim, level, active, j)
 
 
@@ -143,6 +156,7 @@ def _on_relocate(game: Game, player: int, option: Option) -> None:
 def _on_chase(game: Game, player: int, option: Option) -> None:
     i = option[1]
     game.state.knight_active[i] = False
+    game.state.knight_flags[i] += ACTION
     game.log("chase", player, at=i)
     game.push(("robber", player))
 

@@ -56,7 +56,7 @@ def format_option(game: Game, option: Option) -> str:
         return f"trade with {player_name(game, option[1])}"
     if verb == "choose":
         return f"choose {option[1]} {format_value(game, option[1], option[2])}"
-    return {"end": "end turn", "cancel": "cancel trade"}.get(verb, str(verb))
+    return {"end": "end turn", "cancel": "cancel trade", "pass": "end phase"}.get(verb, str(verb))
 
 
 _SIMPLE = {
@@ -75,6 +75,7 @@ _SIMPLE = {
     "lose_city": "lose city {}",
     "reward": "draw {}",
     "relocate": "relocate knight to {}",
+    "action": "action {}",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules
+from ckdsl.engine.allow import allowed
 from ckdsl.engine.state import (
     ACTIVATED_THIS_TURN,
     CITY,
@@ -54,21 +55,27 @@ def place_building(game: Game, player: int, i: int, kind: int) -> None:
         _recount_roads_through(game, i, player)
 
 
-def pillage_city(game: Game, i: int) -> None:
-    """Design §7: a city lost to the barbarians becomes a settlement and loses its wall;
-    with no settlement piece left it stays as a damaged city."""
+def reduce_city(game: Game, i: int, *, damaged: bool) -> None:
+    """The city on ``i`` loses its wall and becomes a settlement (its piece back to the
+    supply, a settlement piece taken), or, ``damaged``, a damaged city: it keeps its
+    piece, counts and produces as a settlement and must be rebuilt before any other city
+    (the rule set's `city_lost` hook decides which)."""
     state, points = game.state, game.rules.points
     player = state.owner[i]
+    if player == NOBODY or state.building[i] != CITY:
+        return
     me = state.players[player]
     remove_wall(game, i)
-    if me.supply["settlement"] > 0:
+    if damaged:
+        state.building[i] = DAMAGED
+    elif me.supply["settlement"] > 0:
         me.supply["settlement"] -= 1
         me.supply["city"] += 1
         state.building[i] = SETTLEMENT
     else:
-        state.building[i] = DAMAGED
+        return  # no settlement piece to put in its place
     game.add_points(player, points["settlement"] - points["city"])
-    game.log("pillaged", player, at=i, damaged=state.building[i] == DAMAGED)
+    game.log("pillaged", player, at=i, damaged=damaged)
 
 
 def place_wall(game: Game, player: int, i: int) -> None:
@@ -182,7 +189,8 @@ def set_knight_level(game: Game, i: int, level: int) -> None:
 
 
 def activate_knight(game: Game, i: int) -> None:
-    """Source §6: an activated knight may not act in the turn it was activated."""
+    """Activate the knight on ``i``, remembering it was activated this turn (the rule
+    set's `knight_acts` condition reads that)."""
     state = game.state
     state.knight_active[i] = True
     state.knight_flags[i] |= ACTIVATED_THIS_TURN
@@ -190,8 +198,8 @@ def activate_knight(game: Game, i: int) -> None:
 
 
 def knight_can_act(game: Game, i: int) -> bool:
-    state = game.state
-    return state.knight_active[i] and not state.knight_flags[i] & ACTIVATED_THIS_TURN
+    """Whether the knight on ``i`` may act now (the rule set's `knight_acts`)."""
+    return allowed(game, "knight_acts", game.state.knight[i], k=i)
 
 
 # --- roads cut and mended, the longest road -------------------------------------------------
@@ -283,6 +291,30 @@ def move_merchant(game: Game, player: int, tile: int) -> None:
     if old not in (NOBODY, player):
         refresh_rates(game, old)
     refresh_rates(game, player)
+
+
+# --- the barbarians --------------------------------------------------------------------------
+
+
+def award_defender(game: Game, player: int) -> None:
+    """Give ``player`` a Defender of Catan card (its points), if one is left."""
+    state, rules = game.state, game.rules
+    given = sum(p.defender for p in state.players)
+    if given >= rules.defender_supply:
+        game.log("defender_none_left", player)
+        return
+    state.players[player].defender += 1
+    game.add_points(player, rules.defender_points)
+    game.log("defender", player)
+
+
+def pillageable(game: Game, player: int) -> list[int]:
+    """The player's cities that the barbarians can take (metropolises are never taken)."""
+    state = game.state
+    building, metropolis = state.building, state.metropolis
+    return [
+        i for i in state.players[player].buildings if building[i] == CITY and i not in metropolis
+    ]
 
 
 # --- points ---------------------------------------------------------------------------------

@@ -15,28 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.dsl.runtime import start_card, unplayable
+from ckdsl.engine.allow import allowed
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.state import Task
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
-
-
-def gate(game: Game, roller: int, t: int, red: int) -> None:
-    """Queue a draw for every player whose level in track ``t`` draws on ``red``."""
-    track = game.rules.tracks[t]
-    if track.deck < 0:
-        return
-    draws: list[Task] = []
-    for p in game.order_from(roller):
-        level = game.state.players[p].levels[t]
-        if level and red in track.draws_on[level - 1]:
-            draws.append(("draw", p, track.deck))
-    game.push(*draws)
-
-
-def _draw(game: Game, task: Task) -> None:
-    draw(game, task[1], task[2])
 
 
 def draw(game: Game, player: int, deck: int) -> str | None:
@@ -99,7 +83,11 @@ def play_options(game: Game, player: int, timing: str, options: list[Option]) ->
         return
     cards = game.rules.cards
     for card in dict.fromkeys(held):
-        if cards[card].timing == timing and unplayable(game, player, card) is None:
+        if (
+            cards[card].timing == timing
+            and unplayable(game, player, card) is None
+            and allowed(game, "play", player, c=card)
+        ):
             options.append(("play", card))
 
 
@@ -114,6 +102,8 @@ def blocked_cards(game: Game, player: int, timing: str) -> tuple[tuple[Option, s
         if cards[card].timing != timing:
             when = "after" if timing == "after_roll" else "before"
             reason = f"{card} cannot be played {when} the roll"
+        elif not allowed(game, "play", player, c=card):
+            reason = "the rules do not allow it now"
         else:
             reason = unplayable(game, player, card) or ""
         if reason:
@@ -138,4 +128,3 @@ def _on_play(game: Game, player: int, option: Option) -> None:
 HANDLERS = {"discard_progress": _on_discard}
 MAIN_VERBS = {"play": _on_play}
 TASK_OPTIONS = {"discard_progress": _discard_options}
-AUTO_TASKS = {"draw": _draw}

@@ -21,9 +21,12 @@ NOBODY = -1
 # and produces as a settlement and must be rebuilt before any other city is built.
 EMPTY, SETTLEMENT, CITY, DAMAGED = 0, 1, 2, 3
 
-# Knight flags, per intersection, cleared at the start of every turn (source §6).
-ACTIVATED_THIS_TURN = 1  # activated this turn: it may not act until the next one
-PROMOTED_THIS_TURN = 2  # promoted this turn: no second promotion
+# Knight flags, per intersection, cleared at the start of every turn: whether the knight
+# was activated this turn (bit 0), and how many times it was promoted (bits 1-3) and has
+# acted (bits 4 and up) this turn; the rule set's `allow` conditions read them.
+ACTIVATED_THIS_TURN = 1
+PROMOTION = 2  # added once per promotion
+ACTION = 16  # added once per action
 
 Task = tuple[Any, ...]
 """A piece of work in the queue: ("discard", player, how many), ("produce", roller, 8), ...
@@ -80,7 +83,7 @@ class GameState:
     knight: list[int]  # per intersection: owner of the knight there, or NOBODY
     knight_level: list[int]  # per intersection: 1 basic, 2 strong, 3 mighty (0: none)
     knight_active: list[bool]  # per intersection
-    knight_flags: list[int]  # per intersection: ACTIVATED_THIS_TURN | PROMOTED_THIS_TURN
+    knight_flags: list[int]  # per intersection: this turn's activation, promotions, actions
     robber: int  # tile id
     numbers: list[int | None]  # per tile: its number token (the Inventor swaps them)
     bank: list[int]  # per good index
@@ -105,6 +108,7 @@ class GameState:
     offers_made: int = 0  # trade offers to other players this turn
     winner: int = NOBODY
     over: bool = False
+    counters: dict[str, Any] = field(default_factory=dict)  # id -> number, or one per player
 
     def to_data(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
@@ -154,6 +158,9 @@ class GameState:
             self.offers_made,
             self.winner,
             self.over,
+            {k: v[:] if isinstance(v, list) else v for k, v in self.counters.items()}
+            if self.counters
+            else {},
         )
 
     def digest(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ckdsl.engine.allow import allowed, never
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 from ckdsl.engine.state import Task
@@ -22,10 +23,14 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
     me = state.players[player]
     goods, bank, rates, hand = game.rules.goods, state.bank, me.rates, me.hand
     count = len(goods)
+    trades: list[Option] = []
     for g, held in enumerate(hand):
         if held >= rates[g]:
             give = goods[g]
-            options += [("bank", give, goods[h]) for h in range(count) if h != g and bank[h]]
+            trades += [("bank", give, goods[h]) for h in range(count) if h != g and bank[h]]
+    if trades and ("bank" in game.rules.programs.allow or never(game, "bank")):
+        trades = [o for o in trades if allowed(game, "bank", player, give=o[1], get=o[2])]
+    options += trades
 
 
 def _on_bank(game: Game, player: int, option: Option) -> None:
@@ -61,6 +66,8 @@ def check_offer(game: Game, decision: Decision, option: Option) -> None:
         raise IllegalAnswer("an offer cannot give and ask for the same good")
     if not has(game.state.players[decision.player].hand, game.bundle(give)):
         raise IllegalAnswer("you do not hold what you offer")
+    if not allowed(game, "offer", decision.player):
+        raise IllegalAnswer("the rules do not allow an offer now")
     limit = game.rules.param("trade_offers_per_turn")
     if game.state.offers_made >= limit:
         raise IllegalAnswer(f"at most {limit} trade offers per turn")

@@ -1,9 +1,11 @@
-"""The turn: the roll, the event die, production, the 7 and the robber, the end of a turn.
+"""The turn machine's own steps: the roll, the discards, gold, the robber, the end of a
+turn (docs/rules.md, "The turn").
 
-Source §3-§8 and design §7: the event die is resolved before production (a barbarian
-attack, with the cities it costs, comes first; then the progress cards of a gate), then
-every building next to a tile with the rolled number yields, or on a 7 everyone over the
-hand limit discards half and the robber moves once it is unlocked.
+What the roll *does* is the rule set's: the dice are drawn here, then the `after_roll`
+hook runs (the event die, production, the 7, written in the DSL in rules/base/turn.yaml).
+The decisions those hooks open (a discard, gold, the robber and its steal) are answered
+here; a turn ends by running the `turn_end` and `between_turns` hooks, and the next
+begins with `turn_start`.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl import rng
-from ckdsl.dsl.runtime import ability_tasks
-from ckdsl.engine import barbarians, progress
+from ckdsl.engine import progress
+from ckdsl.engine.allow import Env, allowed_items
 from ckdsl.engine.decisions import Decision, Option
 from ckdsl.engine.pieces import refresh_rates
-from ckdsl.engine.state import EMPTY, NOBODY, Task
+from ckdsl.engine.state import NOBODY, Task
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -51,111 +53,17 @@ def _on_roll(game: Game, player: int, option: Option) -> None:
         state.next_dice = None
     state.dice = (white, red, face)
     state.rolled = True
-    total = white + red
-    game.log("roll", player, white=white, red=red, face=face, total=total)
-    # Design §7: the event die first (an attack before production), then production.
-    state.queue.append(("event", player, face, red))
-    state.queue.append(("seven", player) if total == 7 else ("produce", player, total))
-
-
-def _event(game: Game, task: Task) -> None:
-    _, player, face, red = task
-    rules = game.rules
-    if face in rules.face_ship:
-        barbarians.advance(game, player, rules.face_ship[face])
-    elif face in rules.face_gate:
-        progress.gate(game, player, rules.face_gate[face], red)
-
-
-# --- production ---------------------------------------------------------------------------
-
-
-def _produce(game: Game, task: Task) -> None:
-    """Source §4: every building next to a tile with this number yields, but not under the
-    robber; if the bank cannot pay everyone a good, nobody gets it unless only one player
-    is owed it (official shortage rule). A player who gets nothing may have an ability
-    for it (the Aqueduct)."""
-    _, roller, number = task
-    state, rules, topo = game.state, game.rules, game.topo
-    owed: dict[int, dict[int, int]] = {}
-    gold: list[tuple[int, int]] = []
-    building, owner_of = state.building, state.owner
-    for tile in game.tiles_by_number.get(number, ()):
-        if tile == state.robber:
-            continue
-        yields = game.tile_yields[tile]
-        for i in topo.tile_corners[tile]:
-            kind = building[i]
-            if kind == EMPTY:
-                continue
-            owner = owner_of[i]
-            production = yields[kind]
-            mine = owed.get(owner)
-            if mine is None:
-                mine = owed[owner] = {}
-            for g, amount in production.goods:
-                mine[g] = mine.get(g, 0) + amount
-            if production.choice:
-                gold.append((owner, production.choice))
-    bank = state.bank
-    totals: dict[int, int] = {}
-    for due in owed.values():
-        for g, amount in due.items():
-            totals[g] = totals.get(g, 0) + amount
-    for g, total in totals.items():
-        if total > bank[g]:
-            takers = [p for p, due in owed.items() if g in due]
-            if len(takers) > 1:
-                for p in takers:
-                    del owed[p][g]
-                game.log("shortage", NOBODY, good=rules.goods[g])
-            else:
-                owed[takers[0]][g] = bank[g]
-    got_nothing = []
-    gold_owners = {owner for owner, _ in gold}
-    names = rules.goods
-    for p in game.order_from(roller):
-        goods = owed.get(p)
-        named = {names[g]: n for g, n in sorted(goods.items()) if n} if goods else {}
-        if named:
-            hand = state.players[p].hand
-            for g, amount in goods.items():  # type: ignore[union-attr]
-                hand[g] += amount
-                bank[g] -= amount
-            game.log("produce", p, goods=named)
-        elif p not in gold_owners:
-            got_nothing.append(p)
-    tasks: list[Task] = []
-    if gold:
-        gold.sort(key=lambda pc: (pc[0] - roller) % game.n)
-        tasks += [("gold", owner, count) for owner, count in gold]
-    for p in got_nothing:
-        tasks += ability_tasks(game, "nothing_produced", p)
-    game.push(*tasks)
-
-
-def _seven(game: Game, task: Task) -> None:
-    """Source §8: everyone over the hand limit discards half, then the robber moves if it
-    is unlocked (before the first attack a 7 means discards only)."""
-    roller = task[1]
-    state = game.state
-    tasks: list[Task] = []
-    for q in game.order_from(roller):
-        held = sum(state.players[q].hand)
-        if held > hand_limit(game, q):
-            tasks.append(("discard", q, held // 2))
-    if state.robber_unlocked:
-        tasks.append(("robber", roller))
-    game.push(*tasks)
+    game.log("roll", player, white=white, red=red, face=face, total=white + red)
+    game.run_hook("after_roll", player)
 
 
 def hand_limit(game: Game, player: int) -> int:
-    """Source §9: the hand limit, raised by each city wall, up to the cap."""
-    params = game.rules.params
-    state = game.state
-    walls = sum(1 for i in state.players[player].buildings if state.wall[i])
-    bonus = params["hand_limit"] + walls * params["city_wall_hand_bonus"]
-    return int(min(bonus, params["hand_limit_cap"]))
+    """How many resources and commodities ``player`` may hold when a 7 is rolled (the
+    rule set's `turn.discard_limit`)."""
+    formula = game.rules.programs.discard_limit
+    if formula is None:
+        return 1 << 30
+    return int(formula(Env(game, player, {"p": player})))
 
 
 def _discard_options(game: Game, task: Task) -> tuple[Option, ...]:
@@ -202,8 +110,9 @@ def count_down(game: Game) -> None:
 
 
 def _robber_options(game: Game, task: Task) -> tuple[Option, ...]:
-    robber = game.state.robber
-    return tuple(("robber", t) for t in range(len(game.terrain)) if t != robber)
+    """The tiles the robber may go to (the rule set's `robber` condition)."""
+    tiles = allowed_items(game, "robber", task[1], "t", list(range(len(game.terrain))))
+    return tuple(("robber", t) for t in tiles)
 
 
 def _on_robber(game: Game, player: int, option: Option) -> None:
@@ -270,14 +179,38 @@ def _end_turn_task(game: Game, task: Task) -> None:
 
 
 def end_turn(game: Game, player: int) -> None:
-    state = game.state
+    """The turn ends: the `turn_end` hook, the turn's modifiers lapse, then the
+    `between_turns` hook (a special build phase) and the next player's turn."""
     game.log("end_turn", player)
+    game.push(
+        *_hook(game, "turn_end", player),
+        ("close_turn", player),
+        *_hook(game, "between_turns", player),
+        ("begin_turn", (player + 1) % game.n),
+    )
+
+
+def _hook(game: Game, hook: str, player: int) -> list[Task]:
+    """A task that runs the rule set's ``hook`` when its turn in the queue comes (none
+    if the rule set has no such hook)."""
+    return [("hook", player, hook)] if hook in game.rules.programs.hooks else []
+
+
+def _run_hook(game: Game, task: Task) -> None:
+    game.run_hook(task[2], task[1])
+
+
+def _close_turn(game: Game, task: Task) -> None:
+    state = game.state
     if state.modifiers:  # every modifier lasts until the end of the turn it was granted in
         holders = {mod["player"] for mod in state.modifiers if not mod.get("always")}
         state.modifiers = [mod for mod in state.modifiers if mod.get("always")]
         for p in holders:
             refresh_rates(game, p)
-    begin_turn(game, (player + 1) % game.n)
+
+
+def _begin_turn(game: Game, task: Task) -> None:
+    begin_turn(game, task[1])
 
 
 def begin_turn(game: Game, player: int) -> None:
@@ -294,7 +227,11 @@ def begin_turn(game: Game, player: int) -> None:
     for i in range(len(flags)):
         if flags[i]:
             flags[i] = 0
+    for key, (per, reset, start) in game.rules.counters.items():
+        if reset == "turn":
+            state.counters[key] = [start] * game.n if per == "player" else start
     game.log("turn", player, turn=state.turn)
+    game.run_hook("turn_start", player)
 
 
 HANDLERS = {
@@ -312,8 +249,8 @@ TASK_OPTIONS = {
     "steal": _steal_options,
 }
 AUTO_TASKS = {
-    "event": _event,
-    "produce": _produce,
-    "seven": _seven,
+    "hook": _run_hook,
     "end_turn": _end_turn_task,
+    "close_turn": _close_turn,
+    "begin_turn": _begin_turn,
 }

@@ -258,7 +258,7 @@ def _deck_tracks(ctx: _Context) -> None:
 
 
 def _deck_sizes(ctx: _Context) -> None:
-    """The counts of a deck's cards add up to its size (source §12: 18 of each)."""
+    """The counts of a deck's cards add up to its size (18 in the base: docs/rules.md, "Files")."""
     counts: dict[str, int] = {}
     contributors: dict[str, list[tuple[JsonPath, Pos]]] = {}
     unsure: set[str] = set()  # decks with a card whose count is already an error
@@ -300,7 +300,7 @@ def _deck_sizes(ctx: _Context) -> None:
 
 
 def _revealed_cards(ctx: _Context) -> None:
-    """A card revealed when drawn is a points card (source §13: Printer, Constitution)."""
+    """A card revealed when drawn is a points card (Printer, Constitution: docs/rules.md)."""
     for card, spec in ctx.section("cards").items():
         spec = _mapping(spec)
         if spec.get("timing") == "on_draw" and not _int(spec.get("points")):
@@ -376,7 +376,7 @@ def _parameters(ctx: _Context) -> None:
 
 
 def _effects(ctx: _Context) -> None:
-    """Every card effect, ability and formula in the DSL: syntax, names, types (design §4)."""
+    """Every card effect, ability and formula in the DSL: syntax, names, types (docs/dsl.md)."""
     from ckdsl.dsl.program import NAME_SECTIONS, check_rules
 
     if any(not isinstance(ctx.data.get(s), dict) for s in NAME_SECTIONS):

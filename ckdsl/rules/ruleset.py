@@ -4,7 +4,9 @@ Loading reads every file of the folder, validates each against the rule-file sch
 merges them (an id defined twice is an error naming both places), applies each variant
 of the chain (``extends: base`` or a path), validates the result again and runs the
 semantic checks. Every value keeps the position of the file that defined it, so an
-error introduced by a variant points into the variant file.
+error introduced by a variant points into the variant file. The rule set records a
+:class:`~ckdsl.stamps.Stamp` of every file and folder it was read from (``sources``), so a
+cache can tell when an edit has made it stale.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
 from ckdsl.rules.schemas import load_schema, suggest, validate
 from ckdsl.rules.yamlload import Document, load_yaml
+from ckdsl.stamps import Stamp
 
 BASE = "base"
 """The name a variant uses to extend the bundled rules."""
@@ -42,6 +45,9 @@ class RuleSet:
     """Locale fragments carried by variants, by language (top variant wins)."""
     name_positions: Positions = field(default_factory=Positions)
     """Where each inline name stands in its variant file, by (language, ...) path."""
+    sources: tuple[Stamp, ...] = ()
+    """Every file and folder the rule set was read from (the variant chain and the
+    folders under it), stamped before reading: all current means the files are unchanged."""
 
     @cached_property
     def hash(self) -> str:
@@ -77,6 +83,7 @@ class _Draft:
     removed: dict[tuple[str, str], checks.Removed] = field(default_factory=dict)
     name_positions: Positions = field(default_factory=Positions)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: list[Stamp] = field(default_factory=list)
 
 
 def load_ruleset(target: str | Path | None = None) -> tuple[RuleSet | None, list[Diagnostic]]:
@@ -104,7 +111,13 @@ def _load(path: Path) -> tuple[RuleSet | None, list[Diagnostic]]:
     if errors:
         return None, draft.diagnostics
     ruleset = RuleSet(
-        name, draft.data, draft.positions, draft.layers, draft.names, draft.name_positions
+        name,
+        draft.data,
+        draft.positions,
+        draft.layers,
+        draft.names,
+        draft.name_positions,
+        tuple(draft.sources),
     )
     return ruleset, draft.diagnostics
 
@@ -113,6 +126,7 @@ def _load(path: Path) -> tuple[RuleSet | None, list[Diagnostic]]:
 
 
 def _load_folder(folder: Path, draft: _Draft) -> None:
+    draft.sources.append(Stamp.of(folder))  # a file added or removed changes the listing
     files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     if not files:
         draft.diagnostics.append(
@@ -121,6 +135,7 @@ def _load_folder(folder: Path, draft: _Draft) -> None:
         return
     draft.layers.append(str(folder))
     for file in files:
+        draft.sources.append(Stamp.of(file))
         doc, problems = load_yaml(file)
         draft.diagnostics.extend(problems)
         if doc is None:
@@ -164,6 +179,7 @@ def _where(pos: Pos) -> str:
 
 
 def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
+    draft.sources.append(Stamp.of(file))
     doc, problems = load_yaml(file)
     draft.diagnostics.extend(problems)
     if doc is None:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.runtime import ability_tasks
 from ckdsl.engine import pieces
+from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import player_name
 from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT

@@ -30,10 +30,10 @@ Ludii-style metrics on the trajectory
 -------------------------------------
 
 :func:`lead_changes`, :func:`drama`, :func:`decisiveness` and :func:`score_margin` adapt
-Ludii's state-evaluation metrics (``Evaluation/src/metrics/``; see
-``../shared/reviews/experiments-research-2026-11.md`` §1.3-1.4), with victory points as the
-cheap state value, one state per turn rather than per move, and one value per game (the
-compare report then averages over games, with intervals whose unit is the seed). They are
+Ludii's state-evaluation metrics (``Evaluation/src/metrics/`` in github.com/Ludeme/Ludii;
+what they measure here: docs/experiments.md, "The Cities & Knights metrics"), with victory
+points as the cheap state value, one state per turn rather than per move, and one value per
+game (the compare report then averages over games, with intervals whose unit is the seed). They are
 pure functions of a stored ``vp_trajectory``, so they can be recomputed, or new ones added,
 without replaying a game. What we do differently from Ludii's source, on purpose:
 

@@ -1,0 +1,58 @@
+"""The conditions of the built-in moves, as the rule set writes them (``allow:``).
+
+The engine's Python knows only what is physically possible (a free intersection, a piece
+in the supply, a road network to reach); whether a move is *allowed* is the rule set's
+`allow` condition for it, a formula of the effect DSL compiled with the rule set
+(``CompiledRules.programs``). A move without a condition is always allowed; a move whose
+condition is `false` is never offered. ``Env`` is what every compiled formula and effect
+runs against.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+
+
+class Env:
+    """What an effect sees while it runs: the game, its player, its variables."""
+
+    __slots__ = ("game", "me", "vars")
+
+    def __init__(self, game: Game, me: int, variables: dict[str, Any]) -> None:
+        self.game = game
+        self.me = me
+        self.vars = variables
+
+
+def allowed(game: Game, move: str, player: int, **variables: Any) -> bool:
+    """Whether ``player`` may make ``move`` with these variables now."""
+    programs = game.rules.programs
+    condition = programs.allow.get(move)
+    if condition is None:
+        return move not in programs.never
+    return bool(condition(Env(game, player, variables)))
+
+
+def never(game: Game, move: str) -> bool:
+    """Whether the rule set forbids ``move`` outright (its condition is `false`)."""
+    return move in game.rules.programs.never
+
+
+def allowed_items(game: Game, move: str, player: int, var: str, items: list[Any]) -> list[Any]:
+    """The items (places, tiles, cards...) for which ``move`` is allowed, each named
+    ``var`` in the condition: the list itself when the move has no condition (the hot
+    path lists roads and settlements at every main-phase decision)."""
+    programs = game.rules.programs
+    condition = programs.allow.get(move)
+    if condition is None:
+        return [] if move in programs.never else items
+    env = Env(game, player, {})
+    out = []
+    for x in items:
+        env.vars[var] = x
+        if condition(env):
+            out.append(x)
+    return out
