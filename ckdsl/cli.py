@@ -29,9 +29,10 @@ from ckdsl.commands.common import (
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
+from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n.catalog import LANGUAGES, REFERENCE, all_languages, load_catalog
 from ckdsl.l10n.check import KINDS, check_languages
-from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import SCHEMA_KINDS, load_schema
 from ckdsl.validate import validate_paths
 

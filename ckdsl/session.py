@@ -18,12 +18,13 @@ from typing import Any
 from ckdsl import board
 from ckdsl.bots import Bot
 from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.dsl.program import compile_programs, load_ruleset
 from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.paths import base_rules_dir
-from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
 
 SAVE_FORMAT = "ckdsl-save"
@@ -68,7 +69,7 @@ def _load_rules(target: str) -> tuple[LoadedRules, tuple[Stamp, ...]]:
     errors = [p for p in problems if p.severity == "error"]
     if ruleset is None or errors:
         raise CkdslError(errors or problems)
-    return LoadedRules(ruleset, compile_rules(ruleset)), ruleset.sources
+    return LoadedRules(ruleset, compile_rules(ruleset, compile_programs(ruleset))), ruleset.sources
 
 
 def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:

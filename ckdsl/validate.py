@@ -14,10 +14,11 @@ from typing import Any
 
 from ckdsl.board.maps import load_map
 from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
+from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n.catalog import LANGUAGES, load_locale_file, locale_path
 from ckdsl.l10n.check import inline_unknown_ids, unknown_ids
 from ckdsl.paths import base_rules_dir
-from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
 from ckdsl.rules.yamlload import load_yaml
 

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
+from ckdsl.dsl.program import load_ruleset
 from ckdsl.paths import base_rules_dir, locales_dir
-from ckdsl.rules.ruleset import load_ruleset
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -29,11 +29,12 @@ from ckdsl.dsl.program import (
     compile_formula,
     effect_variables,
     effects,
+    load_ruleset,
 )
+from ckdsl.dsl.registry import FUNCTIONS, VERBS
 from ckdsl.dsl.types import PLAYER
-from ckdsl.dsl.vocabulary import FUNCTIONS, VERBS
 from ckdsl.engine.notation import parse_answer
-from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.rules.ruleset import RuleSet
 from ckdsl.session import GameSetup, load_rules, replay, start, write_save
 
 REPO = Path(__file__).resolve().parent.parent

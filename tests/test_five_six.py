@@ -14,9 +14,9 @@ from ckdsl.board import MapSpec, Topology, load_map, map_path, random_layout, to
 from ckdsl.bots import bot_seed, make_bot
 from ckdsl.cli import cli
 from ckdsl.diagnostics import CkdslError
+from ckdsl.dsl.program import load_ruleset
 from ckdsl.engine.game import Game
 from ckdsl.engine.invariants import broken_invariants
-from ckdsl.rules.ruleset import load_ruleset
 from ckdsl.session import GameSetup, play, start
 
 REPO = Path(__file__).resolve().parent.parent

@@ -16,8 +16,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ckdsl.dsl.program import load_ruleset
 from ckdsl.paths import base_rules_dir
-from ckdsl.rules.ruleset import load_ruleset
 from ckdsl.rules.yamlload import parse_yaml
 
 BASE_FILES = {

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from ckdsl.diagnostics import CkdslError
+from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n import plural
 from ckdsl.l10n.catalog import Catalog, load_catalog
 from ckdsl.l10n.check import check_languages, expected_units, present_units
 from ckdsl.l10n.translit import to_latin
 from ckdsl.paths import locales_dir
-from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.rules.ruleset import RuleSet
 
 REPO = Path(__file__).resolve().parent.parent
 

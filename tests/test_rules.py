@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ckdsl.rules.ruleset import RuleSet, load_ruleset
+from ckdsl.dsl.program import load_ruleset
+from ckdsl.rules.ruleset import RuleSet
 
 
 @pytest.fixture(scope="module")

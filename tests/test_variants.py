@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ckdsl.rules.ruleset import load_ruleset
+from ckdsl.dsl.program import load_ruleset
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((REPO / "examples" / "variants").glob("*.yaml"))

@@ -15,8 +15,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ckdsl.dsl import ast
+from ckdsl.dsl import (
+    ast,
+    turn_vocabulary,  # noqa: F401  (registers the turn's words)
+)
 from ckdsl.dsl.errors import DslError, EffectFailure
+from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, Verb
 from ckdsl.dsl.types import (
     ANY,
     BOOL,
@@ -41,8 +45,10 @@ from ckdsl.dsl.types import (
     plural,
     specificity,
 )
-from ckdsl.dsl.vocabulary import AGGREGATES, FUNCTIONS, GRANT_TARGETS, VERBS, Function, Verb
+from ckdsl.dsl.vocabulary import GRANT_TARGETS
 from ckdsl.engine.allow import Env
+from ckdsl.engine.building import cost_of, spots
+from ckdsl.engine.compiled import has
 from ckdsl.rules.schemas import load_schema, suggest
 
 Fn = Callable[[Env], Any]
@@ -412,9 +418,6 @@ class Compiler:
         can pay). With no legal place the effect ends there, like any choice with nothing
         to choose from (so a card that opens with it cannot be played), unless the build
         is `optional`."""
-        from ckdsl.engine.building import cost_of, spots
-        from ckdsl.engine.compiled import has
-
         self.hidden += 1
         var = f"_{word}_{self.hidden}"
         paying = clauses.get("paying")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
@@ -33,11 +34,12 @@ from ckdsl.dsl.types import (
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import ENGINE_PARAMETERS
 from ckdsl.rules.positions import Positions
+from ckdsl.rules.ruleset import RuleSet
+from ckdsl.rules.ruleset import load_ruleset as load_data
 from ckdsl.rules.schemas import load_schema
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
-    from ckdsl.rules.ruleset import RuleSet
 
 # The sections whose ids and values effects may name.
 NAME_SECTIONS = ("terrains", "cards", "tracks", "resources", "commodities", "parameters")
@@ -212,8 +214,19 @@ def conditions(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, dict[str, 
             yield ("actions", key, "allow"), spec["allow"], {}, BOOL
 
 
+def load_ruleset(
+    target: str | Path | None = None,
+) -> tuple[RuleSet | None, list[Diagnostic]]:
+    """A rule set as ``ckdsl.rules.ruleset.load_ruleset`` loads it, with every effect,
+    hook, condition and formula checked as well (``check_rules``)."""
+    return load_data(target, extra_checks=(check_rules,))
+
+
 def check_rules(data: dict[str, Any], positions: Positions) -> list[Diagnostic]:
-    """Every fault of every effect and formula of ``data``, at its file, line and column."""
+    """Every fault of every effect and formula of ``data``, at its file, line and column
+    (docs/dsl.md, "Errors"), and every parameter that nothing reads."""
+    if any(not isinstance(data.get(s), dict) for s in NAME_SECTIONS):
+        return []  # the names effects use are missing: that error is reported already
     names = Names.of(data)
     out: list[Diagnostic] = []
     read = set(ENGINE_PARAMETERS)

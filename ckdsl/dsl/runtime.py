@@ -37,6 +37,7 @@ from ckdsl.dsl.types import CHOICE_KINDS
 from ckdsl.engine.allow import Env
 from ckdsl.engine.decisions import Decision, Option
 from ckdsl.engine.frames import Frame, new_frame
+from ckdsl.engine.progress import under_deck
 from ckdsl.engine.state import Task
 
 if TYPE_CHECKING:
@@ -60,8 +61,6 @@ def _program(game: Game, frame: Frame) -> Program | None:
 def start_card(game: Game, player: int, card: str) -> None:
     """Play ``card``: its effect runs now, before anything else waiting."""
     if card not in game.rules.programs.cards:
-        from ckdsl.engine.progress import under_deck
-
         under_deck(game, card)
         return
     game.push(("effect", new_frame("card", card, player)))
@@ -73,8 +72,6 @@ def _finish(game: Game, task: Task) -> None:
         queue.pop(0)
     frame = task[1]
     if frame["src"] == "card":
-        from ckdsl.engine.progress import under_deck
-
         under_deck(game, frame["id"])
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ckdsl.dsl.errors import EffectFailure
+from ckdsl.dsl.registry import Param, function, verb
 from ckdsl.dsl.types import (
     BOOL,
     CITY,
@@ -26,7 +27,6 @@ from ckdsl.dsl.types import (
     list_of,
     words,
 )
-from ckdsl.dsl.vocabulary import Param, function, verb
 from ckdsl.engine import pieces
 from ckdsl.engine.allow import Env, allowed
 from ckdsl.engine.production import produce

@@ -1,19 +1,16 @@
-"""The vocabulary of the effect DSL: every verb and function, with its typed signature,
-a one-line doc, and the Python that carries it out against the engine.
+"""The vocabulary of the effect DSL: every verb and function cards and abilities use,
+with its typed signature, a one-line doc, and the Python that carries it out against the
+engine (the turn's words are in ``turn_vocabulary``; the registry is ``registry``).
 
-The grammar knows only the shapes (``verb argument... clause...``, ``name(arguments)``);
-what the names mean is this registry, so the checker can report an unknown name, a wrong
-number of arguments or a wrong type at validate time, ``ckdsl explain`` and docs/dsl.md can
-list it, and a new verb is one decorated function here. Implementations receive an
-``Env`` (the game, the player ``me``, the effect's variables) and plain values.
+A new verb is one decorated function here. Implementations receive an ``Env`` (the game,
+the player ``me``, the effect's variables) and plain values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ckdsl.dsl.registry import Param, function, verb
 from ckdsl.dsl.types import (
     ANY,
     BOOL,
@@ -34,111 +31,20 @@ from ckdsl.dsl.types import (
     TERRAIN,
     TILE,
     TRACK,
-    Type,
     list_of,
     words,
 )
 from ckdsl.engine import board_rules, building, improvements, knights, pieces
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import has
+from ckdsl.engine.hands import steal
+from ckdsl.engine.progress import draw, hand_limit
 from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.state import EMPTY, NOBODY
 from ckdsl.engine.state import SETTLEMENT as SETTLEMENT_KIND
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
-
-
-@dataclass(frozen=True, slots=True)
-class Function:
-    """A function or selector: ``points(p)``, ``opponents``. Pure: it changes nothing."""
-
-    name: str
-    params: tuple[Type, ...]
-    result: Type
-    doc: str
-    impl: Callable[..., Any]
-    # What of the state it reads (``READS``), so a formula calling only such functions
-    # can be cached on those parts; None: not declared (never cached).
-    reads: frozenset[str] | None = None
-
-    @property
-    def form(self) -> str:
-        """How it is written: ``points(a player)``, ``opponents``."""
-        return (
-            f"{self.name}({', '.join(str(p) for p in self.params)})" if self.params else self.name
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    name: str
-    type: Type
-    optional: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Verb:
-    """A verb: ``give 1 g from p to me``. Positional parameters, then clauses by their
-    preposition, then flag words (``free``, ``once``)."""
-
-    name: str
-    params: tuple[Param, ...]
-    clauses: dict[str, Param]
-    flags: frozenset[str]
-    doc: str
-    impl: Callable[[Env, list[Any], dict[str, Any], frozenset[str]], None]
-    example: str = ""
-    decides: dict[str, str] = field(default_factory=dict)  # word -> choice kind if no `at`
-
-
-FUNCTIONS: dict[str, list[Function]] = {}
-VERBS: dict[str, Verb] = {}
-
-AGGREGATES = {"count", "sum", "min", "max", "any", "all", "list"}
-"""Functions that also take a selection: ``count(each t in tiles where ...)``."""
-
-
-READS = frozenset({"points", "current"})
-"""The parts of the state a function may declare it reads: the players' points (which
-change only through ``Game.add_points``, which counts the changes) and whose turn it is."""
-
-
-def function(
-    name: str,
-    params: tuple[Type, ...],
-    result: Type,
-    doc: str,
-    *,
-    reads: tuple[str, ...] | None = None,
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    assert reads is None or set(reads) <= READS, reads
-    declared = frozenset(reads) if reads is not None else None
-
-    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
-        FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl, declared))
-        return impl
-
-    return register
-
-
-def verb(
-    name: str,
-    params: tuple[Param, ...],
-    doc: str,
-    *,
-    clauses: dict[str, Param] | None = None,
-    flags: tuple[str, ...] = (),
-    example: str = "",
-    decides: dict[str, str] | None = None,
-) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    def register(impl: Callable[..., None]) -> Callable[..., None]:
-        VERBS[name] = Verb(
-            name, params, clauses or {}, frozenset(flags), doc, impl, example, decides or {}
-        )
-        return impl
-
-    return register
 
 
 # --- players ------------------------------------------------------------------------------
@@ -663,8 +569,6 @@ def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
     example="steal 1 from p",
 )
 def _steal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.turn import steal
-
     for _ in range(args[0]):
         if steal(env.game, clauses.get("to", env.me), clauses["from"]) is None:
             break
@@ -890,8 +794,6 @@ def _swap(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     example="draw politics to p",
 )
 def _draw(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.progress import draw
-
     deck = env.game.rules.tracks[env.game.rules.track_index[args[0]]].deck
     if deck >= 0:
         draw(env.game, clauses.get("to", env.me), deck)
@@ -947,8 +849,6 @@ def _set(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[st
     example="seize c from p",
 )
 def _seize(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    from ckdsl.engine.progress import hand_limit
-
     game, card, victim = env.game, args[0], clauses["from"]
     held = game.state.players[victim].progress
     if card not in held or victim == env.me:
@@ -973,7 +873,3 @@ def _reveal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
 
 
 GRANT_TARGETS = frozenset({"improvement", "road", "settlement", "city", "city_wall", "knight"})
-
-
-# The words of the turn (hooks) register themselves in the tables above.
-from ckdsl.dsl import turn_vocabulary  # noqa: E402, F401

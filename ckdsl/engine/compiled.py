@@ -145,10 +145,10 @@ class CompiledRules:
         return self.params[name]
 
 
-def compile_rules(ruleset: RuleSet) -> CompiledRules:
-    """Compile ``ruleset`` (already validated and checked) for the engine."""
-    from ckdsl.dsl.program import compile_programs
-
+def compile_rules(ruleset: RuleSet, programs: Programs) -> CompiledRules:
+    """Compile ``ruleset`` (already validated and checked) for the engine, with its
+    effects and formulas compiled by the DSL (``ckdsl.dsl.program.compile_programs``,
+    a layer above this one)."""
     data = ruleset.data
     resources = list(data["resources"])
     goods = tuple(resources + list(data.get("commodities", {})))
@@ -226,7 +226,7 @@ def compile_rules(ruleset: RuleSet) -> CompiledRules:
         longest_road_points=int(titles["longest_road"]["points"]),
         longest_road_min=int(titles["longest_road"]["min_length"]),
         params=dict(data["parameters"]),
-        programs=compile_programs(ruleset),
+        programs=programs,
         counters={
             cid: (spec.get("per", "player"), spec.get("reset", "never"), int(spec.get("start", 0)))
             for cid, spec in (data.get("counters") or {}).items()

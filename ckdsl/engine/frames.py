@@ -1,5 +1,6 @@
-"""Effects waiting to run, as plain data: the frames of a card, an ability, a hook or an
-action of the rule set, and the tasks of the abilities an event triggers.
+"""Work waiting in the queue, as plain data: the frames of a card, an ability, a hook or an
+action of the rule set, the tasks of the abilities an event triggers, and a task that
+asks for several answers counting them down.
 
 A running effect is a task ``("effect", frame)`` in the game's queue; the frame says
 which program (its source and id), who runs it, where it stands and its variables, so a
@@ -45,3 +46,13 @@ def ability_tasks(game: Game, when: str, player: int, level: str | None = None) 
             if found is not None and found[0] == when:
                 tasks.append(("effect", new_frame("ability", lid, player)))
     return tasks
+
+
+def count_down(game: Game) -> None:
+    """One of the cards a task asks for is done; the task ends with its last one."""
+    queue = game.state.queue
+    task = queue[0]
+    if task[2] > 1:
+        queue[0] = (*task[:2], task[2] - 1, *task[3:])
+    else:
+        queue.pop(0)

@@ -24,6 +24,7 @@ from ckdsl.engine import (
     actions,
     barbarians,
     building,
+    cards,
     improvements,
     knights,
     pieces,
@@ -306,7 +307,7 @@ class Game:
         if decision.kind not in ("main", "roll") or decision.player != self.state.current:
             return ()
         timing = "after_roll" if decision.kind == "main" else "before_roll"
-        return progress.blocked_cards(self, decision.player, timing)
+        return cards.blocked_cards(self, decision.player, timing)
 
     def check_open(self, decision: Decision, option: Option) -> None:
         trade.check_offer(self, decision, option)
@@ -403,8 +404,8 @@ def _tables() -> Tables:
     once and shared by every game."""
     if _TABLES:
         return _TABLES[0]
-    systems = (setup, turn, building, knights, improvements, progress, trade, barbarians,
-               actions, runtime)  # fmt: skip
+    systems = (setup, turn, building, knights, improvements, progress, cards, trade,
+               barbarians, actions, runtime)  # fmt: skip
     handlers: dict[str, Handler] = {"main": _on_main}
     task_options: dict[str, TaskOptions] = {}
     auto_tasks: dict[str, AutoTask] = {}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ckdsl.engine import board_rules, pieces
 from ckdsl.engine.decisions import Decision, Option
 from ckdsl.engine.state import CITY, NOBODY, SETTLEMENT
+from ckdsl.engine.turn import begin_turn
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -51,8 +52,6 @@ def _on_city(game: Game, player: int, option: Option) -> None:
 
 
 def _on_road(game: Game, player: int, option: Option) -> None:
-    from ckdsl.engine.turn import begin_turn
-
     pieces.place_road(game, player, option[1])
     state = game.state
     state.setup_step += 1

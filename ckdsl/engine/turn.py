@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl import rng
-from ckdsl.engine import progress
+from ckdsl.engine import cards
 from ckdsl.engine.allow import Env, allowed_items
 from ckdsl.engine.decisions import Decision, Option
+from ckdsl.engine.frames import count_down
+from ckdsl.engine.hands import move_one, steal
 from ckdsl.engine.pieces import refresh_rates
 from ckdsl.engine.state import NOBODY, Task
 
@@ -30,13 +32,13 @@ def decision(game: Game) -> Decision:
     if state.rolled:
         return game.main_decision(player)
     options: list[Option] = [("roll",)]
-    progress.play_options(game, player, "before_roll", options)
+    cards.play_options(game, player, "before_roll", options)
     return Decision(player, "roll", tuple(options))
 
 
 def _on_roll(game: Game, player: int, option: Option) -> None:
     if option[0] == "play":
-        progress.play(game, player, option[1])
+        cards.play(game, player, option[1])
         return
     state, rules = game.state, game.rules
     if state.fixed_rolls:  # a scenario fixed these dice
@@ -88,24 +90,6 @@ def _on_gold(game: Game, player: int, option: Option) -> None:
     count_down(game)
 
 
-def move_one(game: Game, player: int, good: str, *, to_bank: bool) -> None:
-    """One card of ``good`` from the player's hand to the bank, or the other way."""
-    g = game.rules.good_index[good]
-    step = -1 if to_bank else 1
-    game.state.players[player].hand[g] += step
-    game.state.bank[g] -= step
-
-
-def count_down(game: Game) -> None:
-    """One of the cards a task asks for is done; the task ends with its last one."""
-    queue = game.state.queue
-    task = queue[0]
-    if task[2] > 1:
-        queue[0] = (*task[:2], task[2] - 1, *task[3:])
-    else:
-        queue.pop(0)
-
-
 # --- the robber ------------------------------------------------------------------------------
 
 
@@ -140,25 +124,6 @@ def _steal_options(game: Game, task: Task) -> tuple[Option, ...]:
 def _on_steal(game: Game, player: int, option: Option) -> None:
     game.state.queue.pop(0)
     steal(game, player, option[1])
-
-
-def steal(game: Game, player: int, victim: int) -> str | None:
-    """Take one random resource or commodity from ``victim`` (none if the hand is empty)."""
-    state = game.state
-    hand = state.players[victim].hand
-    total = sum(hand)
-    if not total:
-        return None
-    pick = rng.below(state.rng, "other", total)
-    g = 0
-    while pick >= hand[g]:
-        pick -= hand[g]
-        g += 1
-    hand[g] -= 1
-    state.players[player].hand[g] += 1
-    good = game.rules.goods[g]
-    game.log("steal", player, victim=victim, good=good)
-    return good
 
 
 # --- the end of a turn ---------------------------------------------------------------------

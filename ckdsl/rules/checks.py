@@ -24,13 +24,22 @@ class Removed(NamedTuple):
     value: Any
 
 
+ExtraCheck = Callable[[dict[str, Any], Positions], list[Diagnostic]]
+"""A check a higher layer adds (the DSL's: every effect, hook, condition and formula)."""
+
+
 def run(
-    data: dict[str, Any], positions: Positions, removed: dict[tuple[str, str], Removed]
+    data: dict[str, Any],
+    positions: Positions,
+    removed: dict[tuple[str, str], Removed],
+    extra: Iterable[ExtraCheck] = (),
 ) -> list[Diagnostic]:
-    """Every semantic error of ``data``."""
+    """Every semantic error of ``data`` (and those the ``extra`` checks find)."""
     ctx = _Context(data, positions, removed)
     for check in CHECKS:
         check(ctx)
+    for more in extra:
+        ctx.out.extend(more(data, positions))
     return ctx.out
 
 
@@ -375,15 +384,6 @@ def _parameters(ctx: _Context) -> None:
         )
 
 
-def _effects(ctx: _Context) -> None:
-    """Every card effect, ability and formula in the DSL: syntax, names, types (docs/dsl.md)."""
-    from ckdsl.dsl.program import NAME_SECTIONS, check_rules
-
-    if any(not isinstance(ctx.data.get(s), dict) for s in NAME_SECTIONS):
-        return  # the names effects use are missing: that error is reported already
-    ctx.out.extend(check_rules(ctx.data, ctx.positions))
-
-
 CHECKS: tuple[Callable[[_Context], None], ...] = (
     _goods,
     _costs,
@@ -394,7 +394,6 @@ CHECKS: tuple[Callable[[_Context], None], ...] = (
     _revealed_cards,
     _dice,
     _parameters,
-    _effects,
 )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -86,16 +87,23 @@ class _Draft:
     sources: list[Stamp] = field(default_factory=list)
 
 
-def load_ruleset(target: str | Path | None = None) -> tuple[RuleSet | None, list[Diagnostic]]:
+def load_ruleset(
+    target: str | Path | None = None, *, extra_checks: Sequence[checks.ExtraCheck] = ()
+) -> tuple[RuleSet | None, list[Diagnostic]]:
     """Load the bundled base rules (``None``), a rule-set folder, or a variant file.
 
     Returns the rule set (``None`` when there are errors) and every diagnostic found.
+    The effects written in the DSL are checked by ``extra_checks`` (the DSL is a layer
+    above this one: ``ckdsl.dsl.program.load_ruleset`` passes its checks here).
     """
-    ruleset, diagnostics = _load(Path(target) if target is not None else base_rules_dir())
+    path = Path(target) if target is not None else base_rules_dir()
+    ruleset, diagnostics = _load(path, extra_checks)
     return ruleset, sorted_diagnostics(diagnostics)
 
 
-def _load(path: Path) -> tuple[RuleSet | None, list[Diagnostic]]:
+def _load(
+    path: Path, extra_checks: Sequence[checks.ExtraCheck]
+) -> tuple[RuleSet | None, list[Diagnostic]]:
     draft = _Draft()
     if path.is_dir():
         _load_folder(path, draft)
@@ -106,7 +114,7 @@ def _load(path: Path) -> tuple[RuleSet | None, list[Diagnostic]]:
         name, top = path.stem, str(path)
     if any(d.severity == "error" for d in draft.diagnostics) and not draft.data:
         return None, draft.diagnostics
-    _finish(draft, top)
+    _finish(draft, top, extra_checks)
     errors = [d for d in draft.diagnostics if d.severity == "error"]
     if errors:
         return None, draft.diagnostics
@@ -352,7 +360,7 @@ def _deep_merge(
 # --- final checks -----------------------------------------------------------------
 
 
-def _finish(draft: _Draft, top: str) -> None:
+def _finish(draft: _Draft, top: str, extra_checks: Sequence[checks.ExtraCheck]) -> None:
     schema = load_schema("rules")
     # The merged data is checked again (a variant may complete or break an entry), but
     # a value already reported by its own file's check is not reported twice.
@@ -378,4 +386,4 @@ def _finish(draft: _Draft, top: str) -> None:
                         (section, key),
                     )
                 )
-    draft.diagnostics.extend(checks.run(draft.data, draft.positions, draft.removed))
+    draft.diagnostics.extend(checks.run(draft.data, draft.positions, draft.removed, extra_checks))

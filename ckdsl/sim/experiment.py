@@ -312,6 +312,7 @@ def prepared(spec: WorkSpec) -> Prepared:
 
 
 def _compiled(spec: WorkSpec) -> CompiledRules:
+    from ckdsl.dsl.program import compile_programs
     from ckdsl.engine.compiled import compile_rules
     from ckdsl.rules.positions import Positions
     from ckdsl.rules.ruleset import RuleSet
@@ -324,7 +325,7 @@ def _compiled(spec: WorkSpec) -> CompiledRules:
                 f"the rule set '{spec.rules_name}' arrived changed (hash {ruleset.hash[:12]}, "
                 f"sent {spec.rules_hash[:12]}): does the worker's ckdsl differ from the parent's?"
             )
-        compiled = compile_rules(ruleset)
+        compiled = compile_rules(ruleset, compile_programs(ruleset))
         if len(_COMPILED) >= _CACHE_SIZE:
             _COMPILED.clear()
         _COMPILED[spec.rules_hash] = compiled

@@ -1,0 +1,113 @@
+"""The registry of the effect DSL's words: every verb and function, with its typed
+signature and one-line doc, and the decorators that add one.
+
+The grammar knows only the shapes (``verb argument... clause...``, ``name(arguments)``);
+what the names mean is this registry, so the compiler can report an unknown name, a wrong
+number of arguments or a wrong type at validate time, and ``ckdsl vocabulary`` and
+docs/dsl.md can list it. The words themselves are in ``vocabulary`` (cards, the board,
+pieces, goods) and ``turn_vocabulary`` (the turn's hooks), which register themselves
+here when imported (``compiler`` imports both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ckdsl.dsl.types import Type
+
+if TYPE_CHECKING:
+    from ckdsl.engine.allow import Env
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function or selector: ``points(p)``, ``opponents``. Pure: it changes nothing."""
+
+    name: str
+    params: tuple[Type, ...]
+    result: Type
+    doc: str
+    impl: Callable[..., Any]
+    # What of the state it reads (``READS``), so a formula calling only such functions
+    # can be cached on those parts; None: not declared (never cached).
+    reads: frozenset[str] | None = None
+
+    @property
+    def form(self) -> str:
+        """How it is written: ``points(a player)``, ``opponents``."""
+        return (
+            f"{self.name}({', '.join(str(p) for p in self.params)})" if self.params else self.name
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: Type
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """A verb: ``give 1 g from p to me``. Positional parameters, then clauses by their
+    preposition, then flag words (``free``, ``once``)."""
+
+    name: str
+    params: tuple[Param, ...]
+    clauses: dict[str, Param]
+    flags: frozenset[str]
+    doc: str
+    impl: Callable[[Env, list[Any], dict[str, Any], frozenset[str]], None]
+    example: str = ""
+    decides: dict[str, str] = field(default_factory=dict)  # word -> choice kind if no `at`
+
+
+FUNCTIONS: dict[str, list[Function]] = {}
+VERBS: dict[str, Verb] = {}
+
+AGGREGATES = {"count", "sum", "min", "max", "any", "all", "list"}
+"""Functions that also take a selection: ``count(each t in tiles where ...)``."""
+
+
+READS = frozenset({"points", "current"})
+"""The parts of the state a function may declare it reads: the players' points (which
+change only through ``Game.add_points``, which counts the changes) and whose turn it is."""
+
+
+def function(
+    name: str,
+    params: tuple[Type, ...],
+    result: Type,
+    doc: str,
+    *,
+    reads: tuple[str, ...] | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    assert reads is None or set(reads) <= READS, reads
+    declared = frozenset(reads) if reads is not None else None
+
+    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+        FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl, declared))
+        return impl
+
+    return register
+
+
+def verb(
+    name: str,
+    params: tuple[Param, ...],
+    doc: str,
+    *,
+    clauses: dict[str, Param] | None = None,
+    flags: tuple[str, ...] = (),
+    example: str = "",
+    decides: dict[str, str] | None = None,
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def register(impl: Callable[..., None]) -> Callable[..., None]:
+        VERBS[name] = Verb(
+            name, params, clauses or {}, frozenset(flags), doc, impl, example, decides or {}
+        )
+        return impl
+
+    return register

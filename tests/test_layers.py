@@ -1,0 +1,88 @@
+"""The layers import downward only (docs/engine.md, "Layers"): the import-linter contract
+in pyproject.toml holds, it covers every module, and it breaks on an upward import."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import tomllib
+
+REPO = Path(__file__).resolve().parent.parent
+RUN = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True))"
+
+
+def contract() -> dict[str, object]:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts: list[dict[str, object]] = config["tool"]["importlinter"]["contracts"]
+    return contracts[0]
+
+
+def lint(root: Path) -> subprocess.CompletedProcess[str]:
+    """Run the contract on the package under ``root`` (first on the path)."""
+    return subprocess.run(
+        [sys.executable, "-c", RUN],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def copy_of_the_package(tmp_path: Path) -> Path:
+    shutil.copytree(
+        REPO / "ckdsl", tmp_path / "ckdsl", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def test_the_layers_import_downward_only() -> None:
+    result = lint(REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 kept, 0 broken" in result.stdout
+
+
+def test_every_module_is_in_a_layer() -> None:
+    """A module left out of the contract would escape it."""
+    layers = [str(layer) for layer in contract()["layers"]]  # type: ignore[attr-defined]
+    named = {m.strip() for layer in layers for m in layer.replace("|", ":").split(":")}
+    graph = grimp.build_graph("ckdsl")
+    for module in graph.modules:
+        if module in ("ckdsl", "ckdsl.__main__", "ckdsl.engine"):
+            continue  # the root, `python -m ckdsl`, and a package with nothing in it
+        parts = module.split(".")
+        covered = any(".".join(parts[:k]) in named for k in range(2, len(parts) + 1))
+        assert covered, f"{module} is in no layer of the import contract"
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path: Path) -> None:
+    """The state (the lowest engine layer) importing the game (the turn machine)."""
+    root = copy_of_the_package(tmp_path)
+    state = root / "ckdsl" / "engine" / "state.py"
+    state.write_text(
+        state.read_text(encoding="utf-8") + "\nfrom ckdsl.engine import game  # noqa\n",
+        encoding="utf-8",
+    )
+    result = lint(root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "ckdsl.engine.state -> ckdsl.engine.game" in result.stdout
+    assert "0 kept, 1 broken" in result.stdout
+
+
+def test_a_function_level_upward_import_breaks_it_too(tmp_path: Path) -> None:
+    """An import hidden inside a function is an import all the same."""
+    root = copy_of_the_package(tmp_path)
+    rules = root / "ckdsl" / "rules" / "checks.py"
+    rules.write_text(
+        rules.read_text(encoding="utf-8")
+        + "\n\ndef _late() -> None:\n    from ckdsl.dsl import program  # noqa\n",
+        encoding="utf-8",
+    )
+    result = lint(root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "ckdsl.rules.checks -> ckdsl.dsl.program" in result.stdout
