@@ -8,11 +8,13 @@ so only the content can tell the versions apart.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -174,3 +176,25 @@ def test_the_cache_is_bounded_and_caches_no_failure(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="broken"):
             cache.get(9, fail)
     assert len(cache) == 2
+
+
+def test_compiled_rules_cannot_be_changed_by_a_game() -> None:
+    """Every game shares its rule set's compiled rules: a game (or a bot, or a test) that
+    tries to change them is stopped, so no game's change can leak into another's."""
+    one = start(GameSetup(seed=1))
+    two = start(GameSetup(seed=2))
+    assert one.rules is two.rules
+    rules = one.rules
+    for name in ("costs", "supply", "points", "params", "good_index", "production", "cards"):
+        assert isinstance(getattr(rules, name), MappingProxyType), name
+    with pytest.raises(TypeError):
+        rules.costs["road"] = ()  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rules.params["points_to_win"] = 3  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rules.production["fields"]["city"] = rules.production["hills"]["city"]  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        rules.params["player_colours"].append("pink")  # a tuple now
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.barbarian_track = 1  # type: ignore[misc]
+    assert two.rules.param("points_to_win") == 13

@@ -128,6 +128,30 @@ def test_errors_in_a_scenario_point_at_the_value(tmp_path: Path, text: str, expe
     assert [d.format(relative_to=str(tmp_path)) for d in outcome.diagnostics] == [expected]
 
 
+LOGGED_TWICE = """name: a roll, checked; then the same roll expected again
+position: {turn: red}
+steps:
+  - dice: [2, 3, ship]
+  - answer: roll
+  - expect:
+      {key}: [{event: roll, player: red, total: 5}]
+  - answer: end turn
+  - expect:
+      {key}: [{event: roll, player: red, total: 5}]
+"""
+
+
+def test_a_log_expectation_does_not_match_an_event_already_checked(tmp_path: Path) -> None:
+    """`log` looks at the events since the previous `log` expectation: red's roll, checked
+    once, does not satisfy the second expectation; `log_so_far` looks at every event."""
+    outcome = run_file(write(tmp_path, LOGGED_TWICE.replace("{key}", "log")))
+    assert outcome.status == "fail" and outcome.step == 5, outcome.to_json()
+    assert outcome.mismatches[0].field == "log[0]"
+    assert "since the previous `log` expectation" in str(outcome.mismatches[0].actual)
+    outcome = run_file(write(tmp_path, LOGGED_TWICE.replace("{key}", "log_so_far")))
+    assert outcome.status == "pass", outcome.to_json()
+
+
 def test_by_the_wrong_player_fails(tmp_path: Path) -> None:
     outcome = run_file(write(tmp_path, "name: x\nsteps:\n  - answer: roll\n    by: blue\n"))
     assert outcome.status == "fail" and outcome.step == 1

@@ -8,7 +8,9 @@ DSL are compiled here too (``programs``), once per rule set.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.rules.ruleset import RuleSet
@@ -98,40 +100,42 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class CompiledRules:
-    """Everything a game reads from its rule set, in the shape the engine wants."""
+    """Everything a game reads from its rule set, in the shape the engine wants. Every
+    game of an experiment shares one, so nothing in it can be changed: its mappings are
+    read-only views (``MappingProxyType``) and its lists are tuples."""
 
     ruleset_hash: str
     goods: tuple[str, ...]  # resources first, then commodities
     resource_count: int
-    good_index: dict[str, int]
+    good_index: Mapping[str, int]
     bank: tuple[int, ...]
-    costs: dict[str, Bundle]  # piece id -> cost (knight: building a basic knight)
+    costs: Mapping[str, Bundle]  # piece id -> cost (knight: building a basic knight)
     activate_cost: Bundle
     promote_cost: Bundle
-    supply: dict[str, int]  # piece id or knight level id -> pieces per player
-    points: dict[str, int]  # piece id -> victory points it is worth
+    supply: Mapping[str, int]  # piece id or knight level id -> pieces per player
+    points: Mapping[str, int]  # piece id -> victory points it is worth
     knight_levels: tuple[KnightLevel, ...]  # level 1 first
-    production: dict[str, dict[str, Production]]  # terrain -> building -> yield
-    terrain_resource: dict[str, int]  # terrain -> the resource a settlement takes there
+    production: Mapping[str, Mapping[str, Production]]  # terrain -> building -> yield
+    terrain_resource: Mapping[str, int]  # terrain -> the resource a settlement takes there
     land: frozenset[str]  # terrains next to which pieces may stand
     white_faces: tuple[int, ...]
     red_faces: tuple[int, ...]
     event_faces: tuple[str, ...]  # one entry per face, repeated by count
-    face_ship: dict[str, int]  # ship face -> how far the barbarians advance
-    face_gate: dict[str, int]  # gate face -> track index
+    face_ship: Mapping[str, int]  # ship face -> how far the barbarians advance
+    face_gate: Mapping[str, int]  # gate face -> track index
     tracks: tuple[Track, ...]
-    track_index: dict[str, int]
+    track_index: Mapping[str, int]
     decks: tuple[Deck, ...]
-    cards: dict[str, Card]
+    cards: Mapping[str, Card]
     barbarian_track: int
     defender_points: int
     defender_supply: int
     longest_road_points: int
     longest_road_min: int
-    params: dict[str, Any]
+    params: Mapping[str, Any]
     programs: Programs
-    counters: dict[str, tuple[str, str, int]]  # id -> (per game|player, reset never|turn, start)
-    phases: dict[str, frozenset[str]]  # phase id -> the moves and actions allowed in it
+    counters: Mapping[str, tuple[str, str, int]]  # id -> (per game|player, reset never|turn, start)
+    phases: Mapping[str, frozenset[str]]  # phase id -> the moves and actions allowed in it
 
     @property
     def resources(self) -> range:
@@ -200,39 +204,59 @@ def compile_rules(ruleset: RuleSet, programs: Programs) -> CompiledRules:
         ruleset_hash=ruleset.hash,
         goods=goods,
         resource_count=len(resources),
-        good_index=index,
+        good_index=frozen(index),
         bank=bank,
-        costs={pid: bundle(spec.get("cost")) for pid, spec in pieces.items()},
+        costs=frozen({pid: bundle(spec.get("cost")) for pid, spec in pieces.items()}),
         activate_cost=bundle(knight.get("activate_cost")),
         promote_cost=bundle(knight.get("promote_cost")),
-        supply=supply,
-        points={pid: int(spec.get("points", 0)) for pid, spec in pieces.items()},
+        supply=frozen(supply),
+        points=frozen({pid: int(spec.get("points", 0)) for pid, spec in pieces.items()}),
         knight_levels=knight_levels,
-        production=production,
-        terrain_resource=terrain_resource,
+        production=frozen(production),
+        terrain_resource=frozen(terrain_resource),
         land=frozenset(t for t, spec in data["terrains"].items() if spec.get("land")),
         white_faces=tuple(dice["white_die"]["faces"]),
         red_faces=tuple(dice["red_die"]["faces"]),
         event_faces=tuple(face for face, spec in faces.items() for _ in range(spec["count"])),
-        face_ship={f: int(s["advances_barbarians"]) for f, s in faces.items() if "track" not in s},
-        face_gate={f: track_index[s["track"]] for f, s in faces.items() if "track" in s},
+        face_ship=frozen(
+            {f: int(s["advances_barbarians"]) for f, s in faces.items() if "track" not in s}
+        ),
+        face_gate=frozen({f: track_index[s["track"]] for f, s in faces.items() if "track" in s}),
         tracks=tracks,
-        track_index=track_index,
+        track_index=frozen(track_index),
         decks=decks,
-        cards=cards,
+        cards=frozen(cards),
         barbarian_track=int(barbarians["track_length"]),
         defender_points=int(titles["defender"]["points"]),
         defender_supply=int(titles["defender"]["supply"]),
         longest_road_points=int(titles["longest_road"]["points"]),
         longest_road_min=int(titles["longest_road"]["min_length"]),
-        params=dict(data["parameters"]),
+        params=frozen(data["parameters"]),
         programs=programs,
-        counters={
-            cid: (spec.get("per", "player"), spec.get("reset", "never"), int(spec.get("start", 0)))
-            for cid, spec in (data.get("counters") or {}).items()
-        },
-        phases={pid: frozenset(spec["moves"]) for pid, spec in (data.get("phases") or {}).items()},
+        counters=frozen(
+            {
+                cid: (
+                    spec.get("per", "player"),
+                    spec.get("reset", "never"),
+                    int(spec.get("start", 0)),
+                )
+                for cid, spec in (data.get("counters") or {}).items()
+            }
+        ),
+        phases=frozen(
+            {pid: frozenset(spec["moves"]) for pid, spec in (data.get("phases") or {}).items()}
+        ),
     )
+
+
+def frozen(value: Any) -> Any:
+    """``value`` made read-only all the way down: mappings become ``MappingProxyType``
+    views of copies, lists tuples; anything else is immutable already."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    return value
 
 
 def _tracks(

@@ -118,6 +118,7 @@ _ACTUAL: dict[str, Callable[[Game], Any]] = {
     "winner": lambda g: _colour(g, g.state.winner),
     "over": lambda g: g.state.over,
     "log": _log,
+    "log_so_far": _log,
     "knights": lambda g: _per_player(g, lambda p: _knights(g, p)),
     "levels": lambda g: _per_player(g, lambda p: _levels(g, p)),
     "progress": lambda g: _per_player(g, lambda p: sorted(g.state.players[p].progress)),

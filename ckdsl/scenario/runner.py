@@ -115,11 +115,14 @@ def run_file(path: Path) -> Outcome:
     if faults:
         outcome.status, outcome.diagnostics = "error", faults
         return outcome
+    since = 0  # the first event not yet checked by a `log` expectation
     for k, step in enumerate(data["steps"]):
         path_k: JsonPath = ("steps", k)
         pos = doc.positions.value(path_k)
         try:
-            _run_step(game, step, path_k, doc.positions)
+            _run_step(game, step, path_k, doc.positions, since)
+            if "log" in (step.get("expect") or {}):
+                since = len(game.events)
         except _Failed as failed:
             outcome.status, outcome.reason = "fail", failed.reason
             outcome.mismatches = failed.mismatches
@@ -152,7 +155,9 @@ class _StepError(Exception):
         self.diagnostic = diagnostic
 
 
-def _run_step(game: Game, step: dict[str, Any], at: JsonPath, positions: Positions) -> None:
+def _run_step(
+    game: Game, step: dict[str, Any], at: JsonPath, positions: Positions, since: int
+) -> None:
     def error(key: str, message: str) -> _StepError:
         return _StepError(Diagnostic.at(positions.value((*at, key)), message, (*at, key)))
 
@@ -160,7 +165,7 @@ def _run_step(game: Game, step: dict[str, Any], at: JsonPath, positions: Positio
         _fix_dice(game, step["dice"], error)
         return
     if "expect" in step:
-        _check(game, step["expect"])
+        _check(game, step["expect"], since)
         return
     decision = game.pending
     if "by" in step:
@@ -213,15 +218,19 @@ def _fix_dice(game: Game, dice: list[Any], error: Any) -> None:
     game.state.fixed_rolls.append((white, red, face))
 
 
-def _check(game: Game, expect: dict[str, Any]) -> None:
+def _check(game: Game, expect: dict[str, Any], since: int) -> None:
+    """Every expectation of a step; `log` looks at the events since the previous `log`
+    expectation (from event ``since`` on), `log_so_far` at every event so far."""
     actual = actual_values(game, expect)
     mismatches: list[Mismatch] = []
     for key, wanted in expect.items():
         found = actual[key]
-        if key == "log":
-            missing = _missing_events(wanted, found)
+        if key in ("log", "log_so_far"):  # events in this order, others may come between
+            events = found[since:] if key == "log" else found
+            missing = _missing_events(wanted, events)
             if missing is not None:
-                mismatches.append(Mismatch(f"log[{missing}]", wanted[missing], "not in the log"))
+                where = "since the previous `log` expectation" if key == "log" else "in the log"
+                mismatches.append(Mismatch(f"{key}[{missing}]", wanted[missing], f"not {where}"))
         elif key == "pending":
             for part, value in wanted.items():
                 got = found[part]
