@@ -54,10 +54,12 @@ class Diagnostic:
 
     def format(self, relative_to: str | None = None) -> str:
         """``path:line:col: message [json-path]``, followed by indented notes."""
-        where = display_path(self.file, relative_to)
-        if self.line:
-            where += f":{self.line}:{self.col}"
-        text = f"{where}: {self.message}"
+        text = self.message
+        if self.file:  # a fault of no file (a setting, a player count) is its message alone
+            where = display_path(self.file, relative_to)
+            if self.line:
+                where += f":{self.line}:{self.col}"
+            text = f"{where}: {text}"
         if self.path is not None:
             text += f" [{json_path(self.path)}]"
         for note in self.notes:

@@ -136,6 +136,7 @@ def test_bad_arguments() -> None:
     assert result.exit_code == 2 and "unknown bot 'genius'" in result.stderr
     result = runner.invoke(cli, ["play", "--players", "random,random"])
     assert result.exit_code == 1 and "3 to 4 players, not 2" in result.stderr
+    assert result.stderr.startswith("this rule set")  # no file to name: no stray '.:'
     result = runner.invoke(cli, ["play", *FAST, "--map", "atlantis"])
     assert result.exit_code == 1 and "atlantis" in result.stderr
 

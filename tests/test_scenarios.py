@@ -182,7 +182,7 @@ def _leaves(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, .
     return [path]
 
 
-@settings(max_examples=40)
+@settings(max_examples=max(1, settings().max_examples * 2 // 3))  # the profile decides
 @given(data=st.data())
 def test_any_mutation_of_a_scenario_gives_an_outcome_not_an_exception(
     data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
