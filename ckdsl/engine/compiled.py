@@ -137,6 +137,10 @@ class CompiledRules:
     counters: Mapping[str, tuple[str, str, int]]  # id -> (per game|player, reset never|turn, start)
     phases: Mapping[str, frozenset[str]]  # phase id -> the moves and actions allowed in it
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledRules:
+        """Read-only all the way down: a deep copy of a game shares its rules."""
+        return self
+
     @property
     def resources(self) -> range:
         return range(self.resource_count)
