@@ -54,7 +54,7 @@ class Diagnostic:
 
     def format(self, relative_to: str | None = None) -> str:
         """``path:line:col: message [json-path]``, followed by indented notes."""
-        text = self.message
+        text = self.message if self.severity == "error" else f"{self.severity}: {self.message}"
         if self.file:  # a fault of no file (a setting, a player count) is its message alone
             where = display_path(self.file, relative_to)
             if self.line:

@@ -209,3 +209,30 @@ override:
     current = game.state.current
     values = game.state.counters["bought"]
     assert values[current] == 3 and all(v == 2 for p, v in enumerate(values) if p != current)
+
+
+def test_knights_that_may_never_act_are_offered_no_action(tmp_path: Path) -> None:
+    """`knight_acts: "false"`: an active knight next to the robber, with free
+    intersections to move to, is offered nothing (not even by the listing's fast path)."""
+    rules = variant(tmp_path, 'override:\n  allow:\n    knight_acts: "false"\n')
+    game = main_phase(start(GameSetup(rules=rules, seed=3)))
+    player = game.state.current
+    state = game.state
+    spot = next(iter(building.spots(game, player, "knight")), None)
+    assert spot is not None
+    from ckdsl.engine import pieces
+
+    pieces.place_knight(game, player, spot, 2, True)
+    game.refresh()
+    verbs = {o[0] for o in game.pending.options}
+    assert not verbs & {"move_knight", "displace", "chase"}
+    assert state.knight_active[spot]
+
+
+def test_a_variant_that_leaves_a_parameter_unread_is_warned(tmp_path: Path) -> None:
+    """A variant may switch a rule off (knights never act), leaving its parameter
+    (knight_actions_per_turn) behind: validate warns, and the variant loads and plays."""
+    rules = variant(tmp_path, 'override:\n  allow:\n    knight_acts: "false"\n')
+    result = CliRunner().invoke(cli, ["validate", rules])
+    assert result.exit_code == 0, result.output
+    assert "warning: parameter 'knight_actions_per_turn' is read by nothing" in result.stderr

@@ -7,12 +7,25 @@ a ``Program``: a flat tuple of instructions whose expressions are Python closure
 ``ckdsl.dsl.runtime``. The program belongs to the rule set (compiled once); what a paused
 effect keeps in the game state is only a frame of plain data: which program, which
 instruction, the variables (see ``runtime``).
+
+What runs is faster than closures calling closures: each expression is also written out
+as Python text and compiled as one function (``finish``), with the bodies of the
+vocabulary's one-line functions written in (``_inline``); loops over selections, a hook
+run from its start, a card's opening are compiled the same way (``run_code``...).
+``closures_only`` compiles to the closures alone: the reference the tests compare with.
 """
 
 from __future__ import annotations
 
+import ast as pyast
+import builtins
+import contextlib
+import functools
+import inspect
+import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from types import CodeType, FunctionType
 from typing import Any
 
 from ckdsl.dsl import (
@@ -87,6 +100,10 @@ class ChooseSpec:
     on_empty: int  # -1: the effect ends; else: jump to this instruction
     line: int
     col: int
+    # The same, compiled (``selection_code``, ``candidate_code``): the candidates, and
+    # whether there is one (None: the runtime runs ``source`` and ``where`` itself).
+    candidates: Fn | None = None
+    any_candidate: Fn | None = None
 
 
 @dataclass(frozen=True)
@@ -193,7 +210,7 @@ class Compiler:
         fn, got = self.expr(expr)
         if got is not None and not fits(got, want):
             self.error(expr, f"this formula must give {want}, not {got}")
-        return None if self.errors else fn
+        return None if self.errors else finish(fn)
 
     # --- statements -------------------------------------------------------------------
 
@@ -217,11 +234,11 @@ class Compiler:
                 self.choose(stmt.value, stmt.name)
             else:
                 fn, t = self.expr(stmt.value)
-                self.emit(LET, stmt.name, fn)
+                self.emit(LET, stmt.name, finish(fn))
                 self.scope[stmt.name] = t or ANY
         elif isinstance(stmt, ast.Require):
             fn = self.condition(stmt.cond, "`require`")
-            self.emit(REQUIRE, fn, stmt.message)
+            self.emit(REQUIRE, finish(fn), stmt.message)
         elif isinstance(stmt, ast.Stop):
             self.emit(STOP)
         elif isinstance(stmt, ast.Action):
@@ -230,7 +247,7 @@ class Compiler:
             jumps = []
             for cond, body in stmt.branches:
                 fn = self.condition(cond, "`if`")
-                branch = self.emit(BRANCH, fn, None)
+                branch = self.emit(BRANCH, finish(fn), None)
                 self.block(body)
                 jumps.append(self.emit(JUMP, None))
                 self.code[branch][2] = len(self.code)
@@ -242,20 +259,22 @@ class Compiler:
             source, item = self.selection(stmt.source)
             saved = self.bind(stmt.var, item)
             where = self.condition(stmt.where, "`where`") if stmt.where else None
-            start = self.emit(FOR, stmt.var, source, where, None)
+            source, where = finish(source), finish_opt(where)
+            select = selection_code(source, stmt.var, where)
+            start = self.emit(FOR, stmt.var, source, where, None, select)
             self.block(stmt.body)
             self.emit(NEXT, stmt.var, start + 1)
             self.code[start][4] = len(self.code)
             self.unbind(stmt.var, saved)
         elif isinstance(stmt, ast.Repeat):
             count = self.number(stmt.count, "`repeat`")
-            start = self.emit(REPEAT, count, None)
+            start = self.emit(REPEAT, finish(count), None)
             self.block(stmt.body)
             self.emit(AGAIN, start + 1)
             self.code[start][2] = len(self.code)
         elif isinstance(stmt, ast.Optional):
             by = self.player(stmt.by) if stmt.by is not None else None
-            start = self.emit(OPTIONAL, by, None, False)
+            start = self.emit(OPTIONAL, finish_opt(by), None, False)
             self.block(stmt.body)
             self.code[start][2] = len(self.code)
             # If the block opens with a choice, "skip" is one of that choice's answers.
@@ -292,8 +311,9 @@ class Compiler:
         elif node.kind in DEFAULT_SOURCE:
             source = self._call_fn(FUNCTIONS[DEFAULT_SOURCE[node.kind]][0], [])
         elif node.kind == "card":
-            progress = FUNCTIONS["progress"][0]
-            source = lambda env: progress.impl(env, env.me)  # noqa: E731
+            impl = FUNCTIONS["progress"][0].impl
+            source = _py(lambda env: impl(env, env.me), f"{_name(impl)}(env, env.me)", (),
+                         {_name(impl): impl})  # fmt: skip
         else:
             if kind_type is not ANY:
                 self.error(node, f"`choose {node.kind}` needs `from`: the {node.kind}s to "
@@ -303,8 +323,11 @@ class Compiler:
         where = self.condition(node.where, "`where`") if node.where is not None else None
         self.unbind(node.var, saved)
         by = self.player(node.by) if node.by is not None else None
-        spec = ChooseSpec(node.kind, var, node.var, source, where, by, up_to, on_empty,
-                          node.line, node.col)  # fmt: skip
+        source, where = finish(source), finish_opt(where)
+        spec = ChooseSpec(node.kind, var, node.var, source, where, finish_opt(by),
+                          finish_opt(up_to), on_empty, node.line, node.col,
+                          selection_code(source, node.var, where),
+                          candidate_code(source, node.var, where))  # fmt: skip
         self.scope[var] = list_of(kind_type) if up_to is not None else kind_type
         return self.emit(CHOOSE, spec)
 
@@ -344,7 +367,7 @@ class Compiler:
             fn, t = self.expr(a)
             if t is not None and not fits(t, param.type):
                 self.error(a, f"`{verb.name}`: the {param.name} must be {param.type}, not {t}")
-            args.append(_checked(fn, t, param.type))
+            args.append(finish(_checked(fn, t, param.type)))
         clauses: dict[str, Fn] = {}
         for clause in node.clauses:
             wanted = verb.clauses.get(clause.prep)
@@ -359,7 +382,7 @@ class Compiler:
             if t is not None and not fits(t, wanted.type):
                 self.error(clause.value, f"`{verb.name} ... {clause.prep}`: the {wanted.name} "
                            f"must be {wanted.type}, not {t}")  # fmt: skip
-            clauses[clause.prep] = _checked(fn, t, wanted.type)
+            clauses[clause.prep] = finish(_checked(fn, t, wanted.type))
         for prep, param in verb.clauses.items():
             if not param.optional and prep not in clauses:
                 self.error(node, f"`{verb.name}` needs `{prep}` ({param.name})",
@@ -369,7 +392,7 @@ class Compiler:
         if word in verb.decides and "at" not in clauses:
             self._choose_place(node, verb, word, flags, args, clauses)
             return
-        self.emit(ACT, verb.impl, tuple(args), tuple(clauses.items()), frozenset(flags))
+        self.emit(ACT, *_act(verb.impl, args, clauses, flags))
 
     def _is_flag(self, a: ast.Expr, verb: Verb) -> bool:
         return isinstance(a, ast.Name) and a.id in verb.flags and a.id not in self.scope
@@ -435,10 +458,12 @@ class Compiler:
             return spots(game, me, word)
 
         kind = verb.decides[word]
-        spec = ChooseSpec(kind, var, var, places, None, None, None, -1, node.line, node.col)
+        spec = ChooseSpec(kind, var, var, places, None, None, None, -1, node.line, node.col,
+                          selection_code(places, var, None),
+                          candidate_code(places, var, None))  # fmt: skip
         self.emit(CHOOSE, spec)
-        clauses["at"] = lambda env: env.vars[var]
-        self.emit(ACT, verb.impl, tuple(args), tuple(clauses.items()), frozenset(flags))
+        clauses["at"] = _variable(var)
+        self.emit(ACT, *_act(verb.impl, args, clauses, flags))
 
     # --- expressions ------------------------------------------------------------------
 
@@ -555,6 +580,19 @@ class Compiler:
         elif self.reads is not None:
             self.reads |= fn.reads
         impl = fn.impl
+        closure = self._call_closure(impl, args)
+        inlined = _inline(impl, args) if _PYTHON else None
+        if inlined is not None:
+            text, names = inlined
+            return _py(closure, text, args, names)
+        name = _name(impl)
+        text = f"{name}({', '.join(['env', *(_text(a) for a in args)])})"
+        return _py(closure, text, args, {name: impl})
+
+    @staticmethod
+    def _call_closure(impl: Callable[..., Any], args: list[Fn]) -> Fn:
+        """The call as a closure (what runs if the call is not part of a larger expression
+        compiled to Python as a whole: see ``finish``)."""
         if not args:
             return lambda env: impl(env)
         if len(args) == 1:
@@ -591,34 +629,13 @@ class Compiler:
             value, value_type = self.expr(each.value)
         self.unbind(each.var, saved)
         var = each.var
+        source, where, value = finish(source), finish_opt(where), finish_opt(value)
         if func in ("sum", "min", "max") and value_type is not None and not fits(value_type, INT):
             self.error(each.value or each, f"'{func}' adds up numbers, not {value_type}")
 
-        def items(env: Env) -> list[Any]:
-            if value is None:
-                return list(selected(env, source, var, where))
-            return [value(env) for _ in selected(env, source, var, where)]
-
-        def every(env: Env) -> bool:
-            if value is not None:
-                return all(items(env))
-            return where is None or all(where(env) for _ in selected(env, source, var, None))
-
-        def exists(env: Env) -> bool:
-            if value is not None:
-                return any(items(env))
-            return any(True for _ in selected(env, source, var, where))
-
-        result: dict[str, tuple[Fn, Type]] = {
-            "count": (lambda env: count(env, source, var, where), INT),
-            "sum": (lambda env: sum(items(env)), INT),
-            "min": (lambda env: min(items(env), default=0), INT),
-            "max": (lambda env: max(items(env), default=0), INT),
-            "any": (exists, BOOL),
-            "all": (every, BOOL),
-            "list": (items, list_of(value_type or ANY)),
-        }
-        return result[func]
+        make = _aggregate_code if _PYTHON else aggregate_closure
+        fn = make(func, source, var, where, value)
+        return fn, list_of(value_type or ANY) if func == "list" else AGGREGATE_TYPES[func]
 
     def unary(self, node: ast.Unary) -> tuple[Fn, Type | None]:
         fn, t = self.expr(node.operand)
@@ -628,10 +645,10 @@ class Compiler:
             const = _const_of(fn)
             if const is not None:  # a parameter: decided once, here
                 return _const(not const[0]), BOOL
-            return (lambda env: not fn(env)), BOOL
+            return _py(lambda env: not fn(env), f"(not {_text(fn)})", [fn]), BOOL
         if t is not None and not fits(t, INT):
             self.error(node, f"'-' needs a number, not {t}")
-        return (lambda env: -fn(env)), INT
+        return _py(lambda env: -fn(env), f"(-{_text(fn)})", [fn]), INT
 
     def binary(self, node: ast.Binary) -> tuple[Fn, Type | None]:
         a, ta = self.expr(node.left)
@@ -650,23 +667,25 @@ class Compiler:
         if op in ("==", "!="):
             if not fits(ta, tb):
                 self.error(node, f"'{op}' compares {ta} with {tb}: they can never be equal")
+            text = f"({_text(a)} {op} {_text(b)})"
             const = _const_of(b)
             if const is not None:
                 value = const[0]
                 if op == "==":
-                    return (lambda env: a(env) == value), BOOL
-                return (lambda env: a(env) != value), BOOL
+                    return _py(lambda env: a(env) == value, text, [a, b]), BOOL
+                return _py(lambda env: a(env) != value, text, [a, b]), BOOL
             if op == "==":
-                return (lambda env: a(env) == b(env)), BOOL
-            return (lambda env: a(env) != b(env)), BOOL
+                return _py(lambda env: a(env) == b(env), text, [a, b]), BOOL
+            return _py(lambda env: a(env) != b(env), text, [a, b]), BOOL
         if op in ("in", "not in"):
             if tb.item is None:
                 self.error(node.right, f"`{op}` needs a list on its right, not {tb}")
             elif not fits(ta, tb.item):
                 self.error(node, f"`{op}`: {ta} is never in {tb}")
+            text = f"({_text(a)} {op} {_text(b)})"
             if op == "in":
-                return (lambda env: a(env) in b(env)), BOOL
-            return (lambda env: a(env) not in b(env)), BOOL
+                return _py(lambda env: a(env) in b(env), text, [a, b]), BOOL
+            return _py(lambda env: a(env) not in b(env), text, [a, b]), BOOL
         for side, t in ((node.left, ta), (node.right, tb)):
             if not fits(t, INT):
                 self.error(side, f"'{op}' needs numbers on both sides, not {t}")
@@ -681,7 +700,14 @@ class Compiler:
             ">": lambda env: a(env) > b(env),
             ">=": lambda env: a(env) >= b(env),
         }
-        return ops[op], BOOL if op in ("<", "<=", ">", ">=") else INT
+        if op in ("/", "%"):
+            helper = _div if op == "/" else _mod
+            text = f"{helper.__name__}({_text(a)}, {_text(b)})"
+            names = {helper.__name__: helper}
+        else:
+            text, names = f"({_text(a)} {op} {_text(b)})", {}
+        fn = _py(ops[op], text, [a, b], names)
+        return fn, BOOL if op in ("<", "<=", ">", ">=") else INT
 
     def conditional(self, node: ast.Conditional) -> tuple[Fn, Type | None]:
         then, ta = self.expr(node.then)
@@ -692,7 +718,9 @@ class Compiler:
         if not fits(ta, tb):
             self.error(node, f"both sides of `if ... else` must be of one kind: {ta} or {tb}")
         result = tb if ta is LITERAL else ta
-        return (lambda env: then(env) if cond(env) else orelse(env)), result
+        fn = lambda env: then(env) if cond(env) else orelse(env)  # noqa: E731
+        text = f"({_text(then)} if {_text(cond)} else {_text(orelse)})"
+        return _py(fn, text, [then, cond, orelse]), result
 
     def list_of(self, node: ast.ListOf) -> tuple[Fn, Type | None]:
         typed = [self.expr(i) for i in node.items]
@@ -705,7 +733,8 @@ class Compiler:
             elif not fits(t, item):
                 self.error(sub, f"a list holds one kind of thing: {t} among {plural(item)}")
         fns = [f for f, _ in typed]
-        return (lambda env: [f(env) for f in fns]), list_of(item)
+        text = f"[{', '.join(_text(f) for f in fns)}]"
+        return _py(lambda env: [f(env) for f in fns], text, fns), list_of(item)
 
     def bundle(self, node: ast.Bundle) -> tuple[Fn, Type | None]:
         parts: list[tuple[str, Fn]] = []
@@ -717,7 +746,44 @@ class Compiler:
                 self.error(pair, f"'{pair.key}' is named twice")
             seen.add(pair.key)
             parts.append((pair.key, self.number(pair.value, f"'{pair.key}'")))
-        return (lambda env: {k: f(env) for k, f in parts}), BUNDLE
+        text = "{" + ", ".join(f"{k!r}: {_text(f)}" for k, f in parts) + "}"
+        fn = lambda env: {k: f(env) for k, f in parts}  # noqa: E731
+        return _py(fn, text, [f for _, f in parts]), BUNDLE
+
+
+AGGREGATE_TYPES = {"count": INT, "sum": INT, "min": INT, "max": INT, "any": BOOL, "all": BOOL}
+"""What each aggregate gives (``list``: a list of its items or values)."""
+
+
+def aggregate_closure(func: str, source: Fn, var: str, where: Fn | None, value: Fn | None) -> Fn:
+    """An aggregate (``sum(v for each x in s where c)``) as closures over its parts: what
+    its compiled code (``_aggregate_code``) computes, step for step."""
+
+    def items(env: Env) -> list[Any]:
+        if value is None:
+            return list(selected(env, source, var, where))
+        return [value(env) for _ in selected(env, source, var, where)]
+
+    def every(env: Env) -> bool:
+        if value is not None:
+            return all(items(env))
+        return where is None or all(where(env) for _ in selected(env, source, var, None))
+
+    def exists(env: Env) -> bool:
+        if value is not None:
+            return any(items(env))
+        return any(True for _ in selected(env, source, var, where))
+
+    result: dict[str, Fn] = {
+        "count": lambda env: count(env, source, var, where),
+        "sum": lambda env: sum(items(env)),
+        "min": lambda env: min(items(env), default=0),
+        "max": lambda env: max(items(env), default=0),
+        "any": exists,
+        "all": every,
+        "list": items,
+    }
+    return result[func]
 
 
 def _chain(op: str, a: Fn, b: Fn) -> Fn:
@@ -738,7 +804,9 @@ def _chain(op: str, a: Fn, b: Fn) -> Fn:
     else:
         fn = lambda env: any(f(env) for f in parts)  # noqa: E731
     setattr(fn, op, tuple(parts))
-    return fn
+    text = f" {op} ".join(_text(f) for f in parts)
+    # Four or more parts ran as all(...) / any(...): a true or false, not the operand.
+    return _py(fn, f"({text})" if len(parts) <= 3 else f"bool({text})", parts)
 
 
 def _fold(op: str, a: Fn, b: Fn) -> Fn | None:
@@ -753,6 +821,28 @@ def _fold(op: str, a: Fn, b: Fn) -> Fn | None:
     return None
 
 
+def _act(
+    impl: Callable[..., None], arg_fns: list[Fn], clause_fns: dict[str, Fn], flag_set: set[str]
+) -> tuple[Any, ...]:
+    """The operands of an ACT instruction: the verb, its arguments, clauses and flags, and
+    the call as one function (``impl(env, [args...], {clauses...}, flags)``, compiled to
+    Python with its arguments: see ``finish``), which is what the runtime calls."""
+    args, clauses, flags = tuple(arg_fns), tuple(clause_fns.items()), frozenset(flag_set)
+
+    def call(env: Env) -> None:
+        impl(env, [f(env) for f in args], {k: f(env) for k, f in clauses}, flags)
+
+    text = "{}(env, [{}], {{{}}}, {})".format(
+        _name(impl),
+        ", ".join(_text(f) for f in args),
+        ", ".join(f"{k!r}: {_text(f)}" for k, f in clauses),
+        _name(flags),
+    )
+    names = {_name(impl): impl, _name(flags): flags}
+    made = finish(_py(call, text, [*args, *(f for _, f in clauses)], names))
+    return impl, args, clauses, flags, made
+
+
 def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
     """How many items of ``source`` pass ``where`` (``selected`` without a generator: card
     playability counts tiles at every main-phase decision)."""
@@ -765,6 +855,34 @@ def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
             n += 1
     restore_name(vars_, var, had, old)
     return n
+
+
+def selected_items(env: Env, source: Fn, var: str, where: Fn | None) -> list[Any]:
+    """The distinct items of a selection that pass ``where`` (all picked before a loop
+    runs, so a loop's body does not change which items it visits)."""
+    items = source(env)
+    if where is None:
+        return list(dict.fromkeys(items))
+    vars_ = env.vars
+    had, old = var in vars_, vars_.get(var)
+    kept: dict[Any, None] = {}
+    for x in items:
+        vars_[var] = x
+        if where(env):
+            kept[x] = None
+    restore_name(vars_, var, had, old)
+    return list(kept)
+
+
+def has_item(env: Env, source: Fn, var: str, where: Fn | None) -> bool:
+    """Whether a selection has an item that passes ``where`` (it stops at the first, and
+    leaves ``var`` naming it)."""
+    vars_ = env.vars
+    for x in source(env):
+        vars_[var] = x
+        if where is None or where(env):
+            return True
+    return False
 
 
 def restore_name(vars_: dict[str, Any], var: str, had: bool, old: Any) -> None:
@@ -819,13 +937,15 @@ def board_size(env: Env, what: str) -> int:
 def _const(value: Any) -> Fn:
     fn = lambda env: value  # noqa: E731
     fn.const = (value,)  # type: ignore[attr-defined]
-    return fn
+    if value is None or type(value) in (bool, int, str):
+        return _py(fn, repr(value), ())
+    return _py(fn, _name(value), (), {_name(value): value})
 
 
 def _variable(name: str) -> Fn:
     fn = lambda env: env.vars[name]  # noqa: E731
     fn.var = name  # type: ignore[attr-defined]
-    return fn
+    return _py(fn, f"env.vars[{name!r}]", ())
 
 
 def _var_of(fn: Fn) -> str | None:
@@ -851,6 +971,543 @@ def _div(a: int, b: int) -> int:
 
 def _mod(a: int, b: int) -> int:
     return a % b if b else 0
+
+
+# --- expressions as Python -------------------------------------------------------------
+#
+# Each closure the compiler builds also carries its Python text (``py``: the text of an
+# expression over ``env``, and the namespace of the objects it names: the functions of
+# the vocabulary, constants without a literal, closures of their own such as selections).
+# Where a closure is handed out (an instruction, a choice, a formula) ``finish`` compiles
+# the whole expression as one Python function: ``points(p) >= 10 and p == current`` runs
+# as one call instead of one per node. The text computes what the closures compute, in
+# the same order, with the same operators. ``closures_only`` turns all of it off (and the
+# loops, hooks and openings compiled to Python below): everything then runs as the
+# closures it is built from, the reference the tests compare the compiled Python with.
+
+_PYTHON = True
+
+
+def to_python() -> bool:
+    """Whether code is compiled to Python (the default), or runs as closures alone."""
+    return _PYTHON
+
+
+@contextlib.contextmanager
+def closures_only() -> Iterator[None]:
+    """Compile to closures alone meanwhile (no Python text is compiled): what the tests
+    compare the compiled Python with."""
+    global _PYTHON
+    saved, _PYTHON = _PYTHON, False
+    try:
+        yield
+    finally:
+        _PYTHON = saved
+
+
+def _py(fn: Fn, text: str, subs: Iterable[Fn], names: dict[str, Any] | None = None) -> Fn:
+    """``fn``, given its Python text and the namespace it needs (its parts' and ``names``)."""
+    namespace: dict[str, Any] = {}
+    for sub in subs:
+        namespace.update(_code(sub)[1])
+    if names:
+        namespace.update(names)
+    setattr(fn, "py", (text, namespace))  # noqa: B010
+    return fn
+
+
+def _code(fn: Fn) -> tuple[str, dict[str, Any]]:
+    """The Python text of ``fn`` and its namespace; a closure without text is called."""
+    code: tuple[str, dict[str, Any]] | None = getattr(fn, "py", None)
+    if code is not None:
+        return code
+    name = _name(fn)
+    return f"{name}(env)", {name: fn}
+
+
+def _text(fn: Fn) -> str:
+    return _code(fn)[0]
+
+
+def _name(obj: Any) -> str:
+    """The name of an object in a namespace (unique: the namespace keeps it alive)."""
+    return f"_o{id(obj)}"
+
+
+_py(_me, "env.me", ())
+_py(_nothing, "[]", ())
+
+
+# A function of the vocabulary whose body is one `return` of an expression is written
+# into the text in place of its call (``_inline``): ``active(k)`` becomes
+# ``env.game.state.knight_active[env.vars['k']]``. Its arguments take the place of its
+# parameters; an argument that is more than a variable, ``me`` or a constant only when
+# each parameter is read once, in order, and always (so every argument is computed once,
+# in the order of the call); the names the body reads from its module are looked up once.
+
+
+@dataclass(frozen=True)
+class _Template:
+    """The body of a function of the vocabulary, ready to be written in place of a call:
+    its text with a placeholder for each parameter (``_slot``), and the names it reads
+    from its module under their names in the namespace."""
+
+    text: str
+    params: int  # how many, besides the environment
+    names: dict[str, Any]
+    in_order: bool  # each parameter read once, in order, and always (see above)
+
+
+_TEMPLATES: dict[Callable[..., Any], _Template | None] = {}
+
+
+def _slot(k: int) -> str:
+    """The placeholder of parameter ``k`` in a template's text (a control character can
+    be in no other part of the text: the text of a string is its ``repr``)."""
+    return f"\x01{k}\x01"
+
+
+def _inline(impl: Callable[..., Any], args: list[Fn]) -> tuple[str, dict[str, Any]] | None:
+    """The text of ``impl(env, *args)`` with the body of ``impl`` written out, and the
+    names it needs besides those of ``args`` (None: ``impl`` is not written out)."""
+    if impl not in _TEMPLATES:
+        _TEMPLATES[impl] = _template(impl)
+    template = _TEMPLATES[impl]
+    if template is None or template.params != len(args):
+        return None
+    simple = all(_var_of(a) is not None or _const_of(a) is not None or a is _me for a in args)
+    if not (simple or template.in_order):
+        return None
+    text = template.text
+    for k, a in enumerate(args):
+        text = text.replace(_slot(k), f"({_text(a)})")
+    return f"({text})", template.names
+
+
+def _template(impl: Callable[..., Any]) -> _Template | None:
+    """The body of ``impl`` if it can be written in place of its calls (see ``_inline``)."""
+    if not isinstance(impl, FunctionType) or impl.__closure__ or impl.__defaults__:
+        return None
+    code = impl.__code__
+    if code.co_kwonlyargcount or code.co_posonlyargcount:
+        return None
+    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return None
+    try:
+        tree = pyast.parse(textwrap.dedent(inspect.getsource(impl)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, pyast.FunctionDef) or node.name != impl.__name__:
+        return None
+    body = node.body
+    if body and isinstance(body[0], pyast.Expr) and isinstance(body[0].value, pyast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1 or not isinstance(body[0], pyast.Return) or body[0].value is None:
+        return None
+    expr = body[0].value
+    params = [a.arg for a in node.args.args]
+    if not params:
+        return None
+    bound: set[str] = set()  # names the body binds itself (a comprehension's, a lambda's)
+    for sub in pyast.walk(expr):
+        if isinstance(sub, pyast.Name) and not isinstance(sub.ctx, pyast.Load):
+            bound.add(sub.id)
+        elif isinstance(sub, pyast.arg):
+            bound.add(sub.arg)
+        elif isinstance(sub, (pyast.NamedExpr, pyast.Await, pyast.Yield, pyast.YieldFrom)):
+            return None
+    namespace = impl.__globals__
+    if bound & {"env", *params, *namespace} or any(b.startswith("_") for b in bound):
+        return None
+    names: dict[str, Any] = {}
+    for sub in pyast.walk(expr):
+        if isinstance(sub, pyast.Name) and sub.id not in params and sub.id not in bound:
+            if sub.id in namespace:
+                names[sub.id] = namespace[sub.id]
+            elif not hasattr(builtins, sub.id):
+                return None
+    read = [n.id for n in _in_order(expr) if isinstance(n, pyast.Name) and n.id in params[1:]]
+    in_order = read == params[1:] and not any(_unordered(n) for n in pyast.walk(expr))
+    values = {p: _slot(k) for k, p in enumerate(params[1:])}
+    values[params[0]] = "env"
+    values.update({key: _name(obj) for key, obj in names.items()})
+
+    class Put(pyast.NodeTransformer):
+        def visit_Name(self, node: pyast.Name) -> pyast.expr:
+            found = values.get(node.id)
+            return node if found is None else pyast.Name(found, pyast.Load())
+
+    text = pyast.unparse(Put().visit(expr))
+    namespace = {_name(obj): obj for obj in names.values()}
+    return _Template(text, len(params) - 1, namespace, in_order)
+
+
+def _unordered(node: pyast.AST) -> bool:
+    """Whether Python may skip part of ``node``, or compute its parts in another order than
+    they are written (``_in_order`` would not say in what order its names are read)."""
+    if isinstance(node, pyast.Compare):
+        return len(node.ops) > 1  # a chain stops at its first false comparison
+    return isinstance(node, (pyast.BoolOp, pyast.IfExp, pyast.Lambda, pyast.comprehension,
+                             pyast.Dict, pyast.Starred))  # fmt: skip
+
+
+def _in_order(node: pyast.AST) -> Iterator[pyast.AST]:
+    """The nodes of an expression in the order they are written (the order Python
+    computes them, but in the nodes ``_unordered`` finds)."""
+    yield node
+    for child in pyast.iter_child_nodes(node):
+        yield from _in_order(child)
+
+
+# --- loops as Python ---------------------------------------------------------------------
+#
+# A selection (``each x in s where c``: an aggregate, a `for`, a choice's candidates) runs
+# its condition once per item. Each is compiled to one Python function with the texts of
+# its parts written into the loop (``_define``), so an item costs no call of its own. Each
+# computes what the closures do (``aggregate_closure``, ``selected_items``...), in the
+# same order, binding and restoring the item's name the same way. Their own names begin
+# with ``_`` (an inlined body binds none such: ``_template``).
+
+
+def _define(lines: list[str], names: dict[str, Any]) -> Callable[..., Any]:
+    """The function ``_f`` that ``lines`` define, in a namespace of ``names``."""
+    namespace = dict(names)
+    exec(_module("\n".join(lines)), namespace)  # our own text
+    made: Callable[..., Any] = namespace["_f"]
+    return made
+
+
+@functools.lru_cache(maxsize=4096)
+def _module(text: str) -> CodeType:
+    return compile(text, _filename(text), "exec")
+
+
+def _names(*fns: Fn | None) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for fn in fns:
+        if fn is not None:
+            found.update(_code(fn)[1])
+    return found
+
+
+def _bind(var: str) -> list[str]:
+    """The lines that keep what ``var`` names before a selection lends it to its items."""
+    return ["    _v = env.vars", f"    _had, _old = {var!r} in _v, _v.get({var!r})"]
+
+
+def _restore(var: str, pad: str = "    ") -> list[str]:
+    """The lines that put back what ``var`` named (``restore_name``)."""
+    return [f"{pad}if _had:", f"{pad}    _v[{var!r}] = _old", f"{pad}else:",
+            f"{pad}    _v.pop({var!r}, None)"]  # fmt: skip
+
+
+def _local(fn: Fn, item: str | None = None) -> str:
+    """The text of ``fn`` inside a compiled loop: the variables' dict read from the local
+    ``_v`` (``env.vars``), and the variable ``item`` (the one the loop binds to ``_x``
+    just before) read as ``_x``: the same values, without the lookups."""
+    return _localized(_text(fn), item)
+
+
+@functools.lru_cache(maxsize=4096)
+def _localized(text: str, item: str | None) -> str:
+    if "env.vars" not in text:
+        return text
+    tree = pyast.parse(text, mode="eval")
+
+    class Local(pyast.NodeTransformer):
+        def visit_Subscript(self, node: pyast.Subscript) -> pyast.expr:
+            if (
+                item is not None
+                and _is_env_vars(node.value)
+                and isinstance(node.slice, pyast.Constant)
+                and node.slice.value == item
+                and isinstance(node.ctx, pyast.Load)
+            ):
+                return pyast.Name("_x", pyast.Load())
+            self.generic_visit(node)
+            return node
+
+        def visit_Attribute(self, node: pyast.Attribute) -> pyast.expr:
+            if _is_env_vars(node):
+                return pyast.Name("_v", pyast.Load())
+            self.generic_visit(node)
+            return node
+
+    return pyast.unparse(Local().visit(tree).body)
+
+
+def _is_env_vars(node: pyast.expr) -> bool:
+    return (
+        isinstance(node, pyast.Attribute)
+        and node.attr == "vars"
+        and isinstance(node.value, pyast.Name)
+        and node.value.id == "env"
+    )
+
+
+def _aggregate_code(func: str, source: Fn, var: str, where: Fn | None, value: Fn | None) -> Fn:
+    """The aggregate as one compiled function (``aggregate_closure``, step for step)."""
+    src = _local(source)  # computed before the first item is bound
+    test = f"if {_local(where, var)}:" if where is not None else "if True:"
+    item = _local(value, var) if value is not None else "_x"
+    names = _names(source, where, value)
+    if func == "all" and value is None:
+        if where is None:
+            return _define(["def _f(env):", "    return True"], names)
+        lines = ["def _f(env):", *_bind(var), "    try:", f"        for _x in {src}:",
+                 f"            _v[{var!r}] = _x", f"            if not {_local(where, var)}:",
+                 "                return False", "        return True", "    finally:",
+                 *_restore(var, "        ")]  # fmt: skip
+        return _define(lines, names)
+    if func == "any" and value is None:
+        lines = ["def _f(env):", *_bind(var), "    try:", f"        for _x in {src}:",
+                 f"            _v[{var!r}] = _x", f"            {test}",
+                 "                return True", "        return False", "    finally:",
+                 *_restore(var, "        ")]  # fmt: skip
+        return _define(lines, names)
+    if func == "count":
+        lines = ["def _f(env):", *_bind(var), "    _n = 0", f"    for _x in {src}:",
+                 f"        _v[{var!r}] = _x", f"        {test}", "            _n += 1",
+                 *_restore(var), "    return _n"]  # fmt: skip
+        return _define(lines, names)
+    result = {"sum": "sum(_out)", "min": "min(_out, default=0)", "max": "max(_out, default=0)",
+              "any": "any(_out)", "all": "all(_out)", "list": "_out"}[func]  # fmt: skip
+    lines = ["def _f(env):", *_bind(var), "    _out = []", "    try:",
+             f"        for _x in {src}:", f"            _v[{var!r}] = _x", f"            {test}",
+             f"                _out.append({item})", "    finally:", *_restore(var, "        "),
+             f"    return {result}"]  # fmt: skip
+    return _define(lines, names)
+
+
+def selection_code(source: Fn, var: str, where: Fn | None) -> Fn:
+    """The distinct items of ``source`` that pass ``where`` (``var`` naming each), as one
+    compiled function: ``selected_items`` (a loop's items, a choice's candidates)."""
+    if not _PYTHON:
+        return lambda env: selected_items(env, source, var, where)
+    if where is None:
+        return _define(["def _f(env):", "    _v = env.vars",
+                        f"    return list(dict.fromkeys({_local(source)}))"],
+                       _names(source))  # fmt: skip
+    lines = ["def _f(env):", "    _v = env.vars", f"    _items = {_local(source)}",
+             f"    _had, _old = {var!r} in _v, _v.get({var!r})", "    _kept = {}",
+             "    for _x in _items:", f"        _v[{var!r}] = _x",
+             f"        if {_local(where, var)}:", "            _kept[_x] = None",
+             *_restore(var), "    return list(_kept)"]  # fmt: skip
+    return _define(lines, _names(source, where))
+
+
+def candidate_code(source: Fn, var: str, where: Fn | None) -> Fn:
+    """Whether ``source`` has an item that passes ``where``, as one compiled function
+    (``has_item``: it stops at the first, and leaves ``var`` naming it)."""
+    if not _PYTHON:
+        return lambda env: has_item(env, source, var, where)
+    test = f"if {_local(where, var)}:" if where is not None else "if True:"
+    lines = ["def _f(env):", "    _v = env.vars", f"    for _x in {_local(source)}:",
+             f"        _v[{var!r}] = _x", f"        {test}", "            return True",
+             "    return False"]  # fmt: skip
+    return _define(lines, _names(source, where))
+
+
+def filter_code(condition: Fn, var: str) -> Callable[[Env, Iterable[Any]], list[Any]]:
+    """``f(env, items)``: the items for which ``condition`` holds, each named ``var``
+    meanwhile (``allow.allowed_items``), as one compiled function."""
+    lines = ["def _f(env, _items):", "    _v = env.vars", "    _out = []",
+             "    for _x in _items:", f"        _v[{var!r}] = _x",
+             f"        if {_local(condition, var)}:", "            _out.append(_x)",
+             "    return _out"]  # fmt: skip
+    return _define(lines, _names(condition))
+
+
+def first_code(condition: Fn, var: str) -> Callable[[Env, Iterable[Any]], Any]:
+    """``f(env, items)``: the first item for which ``condition`` holds (None if none),
+    each named ``var`` meanwhile (``Game.check_winner``), as one compiled function."""
+    lines = ["def _f(env, _items):", "    _v = env.vars", "    for _x in _items:",
+             f"        _v[{var!r}] = _x", f"        if {_local(condition, var)}:",
+             "            return _x", "    return None"]  # fmt: skip
+    return _define(lines, _names(condition))
+
+
+# --- a hook as Python ---------------------------------------------------------------------
+#
+# A hook runs at once (``runtime.run_hook``) from its first instruction, and most hooks
+# never stop to wait. ``run_code`` writes such a run as one Python function: the `if`s,
+# `for`s and `repeat`s of the effect as Python's own, each instruction's expressions
+# written in. Where the program would stop (a choice, an `optional` block, work an action
+# queued) it returns the instruction the frame must resume at, with the loops' state kept
+# as the runtime keeps it; ``runtime._run_now`` runs the same instructions one by one.
+
+
+class _Unstructured(Exception):
+    """The instructions are not in a shape the compiler makes (``run_code`` gives up)."""
+
+
+def ends(code: tuple[tuple[Any, ...], ...], pc: int) -> bool:
+    """Whether the program has nothing left to do from ``pc`` (jumps aside)."""
+    while pc < len(code) and code[pc][0] == JUMP:
+        pc = code[pc][1]
+    return pc >= len(code)
+
+
+RunCode = Callable[[Env, list[Any], int, list[int]], int]
+"""``f(env, loops, waiting, at)``: runs the program from its start with ``env`` (its
+variables are ``env.vars``); ``waiting``: how many tasks were queued when it began.
+Returns -1 when the program has ended, or the instruction where it stopped to wait (its
+loops as the runtime keeps them are in ``loops``); on a failure, ``at[0]`` is the
+instruction that failed."""
+
+
+def run_code(code: tuple[tuple[Any, ...], ...]) -> RunCode | None:
+    """The program as one Python function (``RunCode``), or None if it cannot be."""
+    names: dict[str, Any] = {}
+    try:
+        body = _run_block(code, 0, len(code), "        ", names)
+        lines = ["def _f(env, _loops, _waiting, _at):", "    _queue = env.game.state.queue",
+                 "    _v = env.vars", "    _pc = 0", "    try:", *body,
+                 "        return -1", "    except BaseException:", "        _at[0] = _pc",
+                 "        raise"]  # fmt: skip
+        return _define(lines, names)
+    except (_Unstructured, SyntaxError, RecursionError):
+        return None
+
+
+def _run_block(
+    code: tuple[tuple[Any, ...], ...], pc: int, end: int, pad: str, names: dict[str, Any]
+) -> list[str]:
+    """The Python lines of the instructions from ``pc`` to ``end`` (a block)."""
+    out: list[str] = []
+
+    def text(fn: Fn) -> str:
+        names.update(_code(fn)[1])
+        return _local(fn)
+
+    while pc < end:
+        ins = code[pc]
+        op = ins[0]
+        out.append(f"{pad}_pc = {pc}")
+        if op == ACT:
+            resume = -1 if ends(code, pc + 1) else pc + 1
+            out += [f"{pad}{text(ins[5])}", f"{pad}if len(_queue) != _waiting:",
+                    f"{pad}    return {resume}"]  # fmt: skip
+            pc += 1
+        elif op == LET:
+            out.append(f"{pad}_v[{ins[1]!r}] = {text(ins[2])}")
+            pc += 1
+        elif op == BRANCH:
+            orelse = ins[2]
+            jump = code[orelse - 1] if pc < orelse - 1 < end else None
+            if jump is None or jump[0] != JUMP or not orelse <= jump[1] <= end:
+                raise _Unstructured(pc)
+            out.append(f"{pad}if {text(ins[1])}:")
+            out += _run_block(code, pc + 1, orelse - 1, pad + "    ", names)
+            if jump[1] > orelse:
+                out.append(f"{pad}else:")
+                out += _run_block(code, orelse, jump[1], pad + "    ", names)
+            pc = jump[1]
+        elif op in (FOR, REPEAT):
+            after = ins[4] if op == FOR else ins[2]
+            again = code[after - 1] if pc < after - 1 < end else None
+            if again is None or again[0] != (NEXT if op == FOR else AGAIN):
+                raise _Unstructured(pc)
+            if again[-1] != pc + 1 or (op == FOR and again[1] != ins[1]):
+                raise _Unstructured(pc)
+            loop, inner = f"_loop{pc}", pad + "        "
+            if op == FOR:
+                var = repr(ins[1])
+                out += [f"{pad}_items{pc} = {text(ins[5])}", f"{pad}if _items{pc}:",
+                        f"{pad}    {loop} = [_items{pc}, 0]", f"{pad}    _loops.append({loop})",
+                        f"{pad}    _v[{var}] = _items{pc}[0]", f"{pad}    while True:",
+                        *_run_block(code, pc + 1, after - 1, inner, names),
+                        f"{inner}{loop}[1] += 1",
+                        f"{inner}if {loop}[1] < len({loop}[0]):",
+                        f"{inner}    _v[{var}] = {loop}[0][{loop}[1]]",
+                        f"{inner}else:", f"{inner}    _loops.pop()",
+                        f"{inner}    break"]  # fmt: skip
+            else:
+                out += [f"{pad}_count{pc} = {text(ins[1])}", f"{pad}if _count{pc} > 0:",
+                        f"{pad}    {loop} = [_count{pc}, 0]", f"{pad}    _loops.append({loop})",
+                        f"{pad}    while True:",
+                        *_run_block(code, pc + 1, after - 1, inner, names),
+                        f"{inner}{loop}[1] += 1", f"{inner}if not {loop}[1] < {loop}[0]:",
+                        f"{inner}    _loops.pop()", f"{inner}    break"]  # fmt: skip
+            pc = after
+        elif op in (CHOOSE, OPTIONAL):  # an answer is needed: wait (what follows: dead code)
+            out.append(f"{pad}return {pc}")
+            pc += 1
+        elif op == REQUIRE:
+            out += [f"{pad}if not {text(ins[1])}:", f"{pad}    return -1"]
+            pc += 1
+        elif op == STOP:
+            out.append(f"{pad}return -1")
+            pc += 1
+        else:  # a jump, or a loop's end, outside the shapes above
+            raise _Unstructured(pc)
+    return out or [f"{pad}pass"]
+
+
+def opening_code(opening: tuple[tuple[Any, ...], ...]) -> Callable[[Env], str | None] | None:
+    """Why an effect with this opening (``Program.opening``) cannot start, as one compiled
+    function of an environment (``runtime.refusal``, step for step: its `let`s, its
+    `require`s, whether its first choice has a candidate), or None if it cannot be."""
+    names: dict[str, Any] = {}
+
+    def text(fn: Fn, item: str | None = None) -> str:
+        names.update(_code(fn)[1])
+        return _local(fn, item)
+
+    lines = ["def _f(env):", "    _v = env.vars"]
+    for ins in opening:
+        if ins[0] == LET:
+            lines.append(f"    _v[{ins[1]!r}] = {text(ins[2])}")
+        elif ins[0] == REQUIRE:
+            message = ins[2] or "what it needs is not there"
+            lines += [f"    if not {text(ins[1])}:", f"        return {message!r}"]
+        elif ins[0] == CHOOSE:
+            spec: ChooseSpec = ins[1]
+            if spec.on_empty == -1:  # nothing to choose: the effect cannot start
+                where = spec.where
+                test = f"if {text(where, spec.binder)}:" if where is not None else "if True:"
+                refused = f"there is no {spec.kind} to choose"
+                lines += [f"    for _x in {text(spec.source)}:",
+                          f"        _v[{spec.binder!r}] = _x", f"        {test}",
+                          "            break", "    else:",
+                          f"        return {refused!r}"]  # fmt: skip
+        else:
+            return None
+    lines.append("    return None")
+    try:
+        return _define(lines, names)
+    except (SyntaxError, RecursionError):
+        return None
+
+
+def finish(fn: Fn) -> Fn:
+    """The closure as one Python function compiled from its text (see ``_py``); a
+    constant, a variable or a closure without text is already as short as it gets."""
+    code: tuple[str, dict[str, Any]] | None = getattr(fn, "py", None)
+    if code is None or hasattr(fn, "const") or hasattr(fn, "var") or fn is _me:
+        return fn
+    if not _PYTHON:
+        return fn
+    text, namespace = code
+    made: Fn = eval(_lambda(text), dict(namespace))  # our own text
+    made.__dict__.update(fn.__dict__)
+    return made
+
+
+def finish_opt(fn: Fn | None) -> Fn | None:
+    return None if fn is None else finish(fn)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lambda(text: str) -> CodeType:
+    return compile(f"lambda env: {text}", _filename(text), "eval")
+
+
+def _filename(text: str) -> str:
+    """The name of compiled code in a traceback or a profile: its text, shortened."""
+    flat = " ".join(text.split())
+    return f"<dsl: {flat[:117] + '...' if len(flat) > 120 else flat}>"
 
 
 def _signatures(name: str) -> str:

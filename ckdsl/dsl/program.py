@@ -7,13 +7,27 @@ engine runs (``CompiledRules.programs``), for a rule set that passed the checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.compiler import STOP, Compiler, Fn, Names, Program
+from ckdsl.dsl.compiler import (
+    STOP,
+    Compiler,
+    Fn,
+    Names,
+    Program,
+    RunCode,
+    closures_only,
+    filter_code,
+    first_code,
+    opening_code,
+    run_code,
+    to_python,
+)
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import parse, parse_expression
 from ckdsl.dsl.source import diagnostic
@@ -113,10 +127,48 @@ class Programs:
     win_reads: frozenset[str] | None = None  # what `turn.win` reads (None: not declared)
     discard_limit: Fn | None = None
     openings: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
+    # What the engine asks most, compiled to Python functions (``compiler``; not when
+    # compiled under ``closures_only``: then ``python`` is false, and the engine runs the
+    # closures itself): each hook from its start (``run_code``; a hook without one runs
+    # instruction by instruction), each card's opening (``opening_code``: why the card
+    # cannot be played now, or None), an `allow` condition over many items and `turn.win`
+    # over the players (``filter_code``, made at first use by ``filter``; ``first_code``).
+    python: bool = field(init=False, default=True)
+    hook_code: dict[str, RunCode] = field(init=False, default_factory=dict)
+    opening_code: dict[str, Callable[[Env], str | None]] = field(init=False, default_factory=dict)
+    filters: dict[tuple[str, str], Callable[[Env, Iterable[Any]], list[Any]]] = field(
+        init=False, default_factory=dict
+    )
+    win_first: Callable[[Env, Iterable[Any]], Any] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         # Each card's opening, once: the engine asks at every main-phase decision.
         self.openings.update({card: p.opening for card, p in self.cards.items()})
+        object.__setattr__(self, "python", to_python())
+        if not self.python:  # closures alone: the runtime runs each instruction itself
+            return
+        if self.win is not None:
+            object.__setattr__(self, "win_first", first_code(self.win, "p"))
+        for card, opening in self.openings.items():
+            found_opening = opening_code(opening) if opening else None
+            if found_opening is not None:
+                self.opening_code[card] = found_opening
+        for hook, program in self.hooks.items():
+            found = run_code(program.code)
+            if found is not None:
+                self.hook_code[hook] = found
+
+    def filter(self, move: str, var: str) -> Callable[[Env, Iterable[Any]], list[Any]] | None:
+        """``f(env, items)``: the items for which ``move``'s condition holds, each named
+        ``var`` (``compiler.filter_code``; made at its first use), or None if the move
+        has no condition."""
+        found = self.filters.get((move, var))
+        if found is None:
+            condition = self.allow.get(move)
+            if condition is None or not self.python:
+                return None
+            found = self.filters[(move, var)] = filter_code(condition, var)
+        return found
 
     def barbarian_strength(self, game: Game) -> int:
         return int(self.strength(Env(game, game.state.current, {})))
@@ -218,38 +270,44 @@ def load_ruleset(
     target: str | Path | None = None,
 ) -> tuple[RuleSet | None, list[Diagnostic]]:
     """A rule set as ``ckdsl.rules.ruleset.load_ruleset`` loads it, with every effect,
-    hook, condition and formula checked as well (``check_rules``)."""
-    return load_data(target, extra_checks=(check_rules,))
+    hook, condition and formula checked as well (``check_rules``). A parameter that
+    nothing reads is an error in a rule set, a warning in a variant (which may switch a
+    rule off and leave its parameter behind)."""
+    variant = target is not None and Path(target).is_file()
+    severity = "warning" if variant else "error"
+    return load_data(target, extra_checks=(partial(check_rules, unread=severity),))
 
 
-def check_rules(data: dict[str, Any], positions: Positions) -> list[Diagnostic]:
+def check_rules(
+    data: dict[str, Any], positions: Positions, *, unread: str = "error"
+) -> list[Diagnostic]:
     """Every fault of every effect and formula of ``data``, at its file, line and column
-    (docs/dsl.md, "Errors"), and every parameter that nothing reads."""
+    (docs/dsl.md, "Errors"), and every parameter that nothing reads (of severity
+    ``unread``)."""
     if any(not isinstance(data.get(s), dict) for s in NAME_SECTIONS):
         return []  # the names effects use are missing: that error is reported already
     names = Names.of(data)
     out: list[Diagnostic] = []
     read = set(ENGINE_PARAMETERS)
-    for path, _, text in effects(data):
-        _, errors = compile_effect(text, names, effect_variables(path), read)
-        out += [diagnostic(e, text, positions.value(path), path) for e in errors]
-    for path, text, variables, want in conditions(data):
-        _, errors = compile_formula(text, names, variables, want, read)
-        out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    with closures_only():  # only the faults are wanted here: nothing to compile to Python
+        for path, _, text in effects(data):
+            _, errors = compile_effect(text, names, effect_variables(path), read)
+            out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+        for path, text, variables, want in conditions(data):
+            _, errors = compile_formula(text, names, variables, want, read)
+            out += [diagnostic(e, text, positions.value(path), path) for e in errors]
     if not out:  # with an effect in error, what it would have read is unknown
         parameters = data.get("parameters")
         known = load_schema("rules")["properties"]["parameters"]["properties"]
         for key in parameters if isinstance(parameters, dict) else ():
             if key in known and key not in read:  # an unknown key: the schema says so
                 at: JsonPath = ("parameters", key)
-                out.append(
-                    Diagnostic.at(
-                        positions.key(at),
-                        f"parameter '{key}' is read by nothing: neither the engine nor any "
-                        "effect, hook, condition or formula of the rule set names it",
-                        at,
-                    )
+                pos = positions.key(at)
+                message = (
+                    f"parameter '{key}' is read by nothing: neither the engine nor any "
+                    "effect, hook, condition or formula of the rule set names it"
                 )
+                out.append(Diagnostic(pos.file, pos.line, pos.col, message, at, unread))
     return out
 
 
@@ -312,7 +370,8 @@ def _reads(data: dict[str, Any], names: Names, path: JsonPath) -> frozenset[str]
     for at, text, variables, _ in conditions(data):
         if at == path:
             compiler = Compiler(names, variables)
-            compiler.formula(parse_expression(text), BOOL)
+            with closures_only():  # only what it reads is wanted
+                compiler.formula(parse_expression(text), BOOL)
             return frozenset(compiler.reads) if compiler.reads is not None else None
     return None
 

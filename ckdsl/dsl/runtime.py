@@ -30,7 +30,9 @@ from ckdsl.dsl.compiler import (
     ChooseSpec,
     Program,
     board_size,
-    restore_name,
+    ends,
+    has_item,
+    selected_items,
 )
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.types import CHOICE_KINDS
@@ -86,7 +88,7 @@ def _effect_options(game: Game, task: Task) -> tuple[Option, ...]:
         _finish(game, task)
         return ()
     try:
-        return _run(game, task, program)
+        return _steps(game, task, program)
     except EffectFailure as failure:
         _failed(game, task, program, failure)
         return ()
@@ -113,19 +115,33 @@ def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = 
     answer or has queued work of its own (a discard, another hook's decision): from there
     it waits in the queue, behind that work, like any effect. Most hooks never wait, and
     running them at once is what keeps the turn fast."""
-    program = game.rules.programs.hooks.get(hook)
-    if program is None:
+    programs = game.rules.programs
+    run = programs.hook_code.get(hook)
+    if run is None and hook not in programs.hooks:
         return
-    task = ("effect", new_frame("hook", hook, me, variables))
     depth = game.hook_depth
     if depth >= MAX_NESTED_HOOKS:
-        game.push(task)
+        game.push(("effect", new_frame("hook", hook, me, variables)))
         return
     game.hook_depth = depth + 1
     try:
-        _run(game, task, program, len(game.state.queue))
-    except EffectFailure as failure:
-        _failed(game, task, program, failure)
+        variables = dict(variables) if variables else {}
+        if run is None:
+            _run_now(game, hook, me, variables, programs.hooks[hook])
+            return
+        # The same as ``_run_now``, compiled (``compiler.run_code``).
+        queue = game.state.queue
+        waiting = len(queue)
+        loops: list[list[Any]] = []
+        at = [0]
+        try:
+            pc = run(Env(game, me, variables), loops, waiting, at)
+        except EffectFailure as failure:
+            frame = _frame(hook, me, variables, loops, at[0])
+            _failed(game, ("effect", frame), programs.hooks[hook], failure)
+            return
+        if pc >= 0:  # it stops to wait, in front of what waited before it began
+            queue.insert(len(queue) - waiting, ("effect", _frame(hook, me, variables, loops, pc)))
     finally:
         game.hook_depth = depth
 
@@ -134,129 +150,196 @@ _SOURCE_NAMES = {"card": "card", "ability": "level", "hook": "hook", "action": "
 """How the log names what failed: the card, the level (of an ability), hook or action."""
 
 
-def _run(game: Game, task: Task, program: Program, waiting: int = -1) -> tuple[Option, ...]:
-    """Run the effect of ``task`` from where its frame stands. An effect in the queue
-    (``waiting`` -1) is at its head. An effect run at once (``run_hook``) is not in the
-    queue; ``waiting`` is how many tasks were queued when it began: where it must stop, it
-    goes into the queue in front of them (behind anything it queued itself)."""
-    frame: Frame = task[1]
-    where = [frame["pc"]]  # the instruction running, kept up to date for a failure's line
+def _run_now(game: Game, hook: str, me: int, variables: dict[str, Any], program: Program) -> None:
+    """Run a hook at once (``run_hook``), from its start: what ``_steps`` does for an
+    effect at the head of the queue, for one that is not in the queue. It has no frame
+    while it runs (its variables and loops are its own); where it must stop (a choice, an
+    `optional` block, work it queued itself) its frame is made then, as the instructions
+    left it, and goes into the queue in front of the tasks that waited before it began
+    (behind anything it queued itself); a failure is logged with its line."""
+    env = Env(game, me, variables)
+    queue = game.state.queue
+    waiting = len(queue)
+    code = program.code
+    end = len(code)
+    loops: list[list[Any]] = []
+    pc = 0
     try:
-        return _steps(game, task, program, waiting, where)
-    finally:
-        frame["pc"] = where[0]
+        while pc < end:
+            ins = code[pc]
+            op = ins[0]
+            if op == ACT:
+                ins[5](env)  # the verb with its arguments (``compiler._act``)
+                pc += 1
+                if len(queue) != waiting:  # it queued work: the rest waits behind it
+                    if not ends(code, pc):
+                        frame = _frame(hook, me, variables, loops, pc)
+                        queue.insert(len(queue) - waiting, ("effect", frame))
+                    return
+            elif op == BRANCH:
+                pc = pc + 1 if ins[1](env) else ins[2]
+            elif op == LET:
+                variables[ins[1]] = ins[2](env)
+                pc += 1
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == FOR:
+                var, after = ins[1], ins[4]
+                items = ins[5](env)  # ``compiler.selection_code``
+                if items:
+                    loops.append([items, 0])
+                    variables[var] = items[0]
+                    pc += 1
+                else:
+                    pc = after
+            elif op == NEXT:
+                loop = loops[-1]
+                loop[1] += 1
+                if loop[1] < len(loop[0]):
+                    variables[ins[1]] = loop[0][loop[1]]
+                    pc = ins[2]
+                else:
+                    loops.pop()
+                    pc += 1
+            elif op in (CHOOSE, OPTIONAL):  # an answer is needed: wait
+                frame = _frame(hook, me, variables, loops, pc)
+                queue.insert(len(queue) - waiting, ("effect", frame))
+                return
+            elif op == REPEAT:
+                count = ins[1](env)
+                if count > 0:
+                    loops.append([count, 0])
+                    pc += 1
+                else:
+                    pc = ins[2]
+            elif op == AGAIN:
+                loop = loops[-1]
+                loop[1] += 1
+                if loop[1] < loop[0]:
+                    pc = ins[1]
+                else:
+                    loops.pop()
+                    pc += 1
+            elif op == REQUIRE:
+                if not ins[1](env):
+                    return
+                pc += 1
+            elif op == STOP:
+                return
+            else:  # pragma: no cover - the compiler emits no other instruction
+                raise AssertionError(ins)
+    except EffectFailure as failure:
+        _failed(game, ("effect", _frame(hook, me, variables, loops, pc)), program, failure)
 
 
-def _steps(
-    game: Game, task: Task, program: Program, waiting: int, where: list[int]
-) -> tuple[Option, ...]:
-    """The instructions from ``where[0]`` on, until the effect ends, stops to wait or
-    asks a question (its options). ``where[0]`` follows the instruction running (read
-    back into the frame by ``_run``), so the loop counts with a local ``pc``."""
+def _frame(hook: str, me: int, variables: dict[str, Any], loops: list[Any], pc: int) -> Frame:
+    """The frame of a hook run at once (``_run_now``), where it stands."""
+    frame = new_frame("hook", hook, me)
+    frame["pc"], frame["vars"], frame["loops"] = pc, variables, loops
+    return frame
+
+
+def _steps(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
+    """Run the effect of ``task``, at the head of the queue, from where its frame stands,
+    until it ends, stops to wait or asks a question (its options). The loop counts with a
+    local ``pc``, written back into the frame however it stops (a failure included: its
+    message names the line)."""
     frame: Frame = task[1]
-    pc = where[0]
+    pc = frame["pc"]
     code = program.code
     end = len(code)
     variables = frame["vars"]
     env = Env(game, frame["me"], variables)
     queue = game.state.queue
     loops = frame["loops"]
-    while pc < end:
-        where[0] = pc
-        ins = code[pc]
-        op = ins[0]
-        if op == ACT:
-            _, impl, args, clauses, flags = ins
-            impl(env, [f(env) for f in args], {k: f(env) for k, f in clauses}, flags)
-            pc += 1
-            where[0] = pc
-            if waiting >= 0:
-                if len(queue) != waiting:  # it queued work: the rest waits behind it
-                    if not _ends(code, pc):
-                        queue.insert(len(queue) - waiting, task)
+    try:
+        while pc < end:
+            ins = code[pc]
+            op = ins[0]
+            if op == ACT:
+                ins[5](env)  # the verb with its arguments (``compiler._act``)
+                pc += 1
+                if not queue or queue[0] is not task:
+                    # It queued work of its own (or the game ended): that comes first. A
+                    # hook with nothing left to do ends now rather than wait for it (`run`
+                    # last).
+                    if frame["src"] == "hook" and ends(code, pc):
+                        _drop(queue, task)
                     return ()
-            elif not queue or queue[0] is not task:
-                # It queued work of its own (or the game ended): that comes first. A hook
-                # with nothing left to do ends now rather than wait for it (`run` last).
-                if frame["src"] == "hook" and _ends(code, pc):
-                    _drop(queue, task)
-                return ()
-        elif op == BRANCH:
-            pc = pc + 1 if ins[1](env) else ins[2]
-        elif op == JUMP:
-            pc = ins[1]
-        elif op == LET:
-            variables[ins[1]] = ins[2](env)
-            pc += 1
-        elif op in (CHOOSE, OPTIONAL) and waiting >= 0:  # an answer is needed: wait
-            queue.insert(len(queue) - waiting, task)
-            return ()
-        elif op == CHOOSE:
-            spec: ChooseSpec = ins[1]
-            options = choice_options(env, spec, frame)
-            if options:
-                frame["asker"] = spec.by(env) if spec.by is not None else frame["me"]
-                return options
-            target = frame["skip"] if frame["skip"] >= 0 else spec.on_empty
-            frame["skip"] = -1
-            if spec.up_to is not None and frame["picked"]:
-                variables[spec.var] = frame["picked"]
-                frame["picked"] = []
+            elif op == BRANCH:
+                pc = pc + 1 if ins[1](env) else ins[2]
+            elif op == LET:
+                variables[ins[1]] = ins[2](env)
                 pc += 1
-            elif target < 0:  # nothing to choose: the effect ends here
-                break
-            else:
-                pc = target
-        elif op == FOR:
-            _, var, source, where_fn, after = ins
-            items = _selected(env, source, var, where_fn)
-            if items:
-                loops.append([items, 0])
-                variables[var] = items[0]
-                pc += 1
-            else:
-                pc = after
-        elif op == NEXT:
-            loop = loops[-1]
-            loop[1] += 1
-            if loop[1] < len(loop[0]):
-                variables[ins[1]] = loop[0][loop[1]]
-                pc = ins[2]
-            else:
-                loops.pop()
-                pc += 1
-        elif op == REPEAT:
-            count = ins[1](env)
-            if count > 0:
-                loops.append([count, 0])
-                pc += 1
-            else:
-                pc = ins[2]
-        elif op == AGAIN:
-            loop = loops[-1]
-            loop[1] += 1
-            if loop[1] < loop[0]:
+            elif op == JUMP:
                 pc = ins[1]
-            else:
-                loops.pop()
+            elif op == FOR:
+                var, after = ins[1], ins[4]
+                items = ins[5](env)  # ``compiler.selection_code``
+                if items:
+                    loops.append([items, 0])
+                    variables[var] = items[0]
+                    pc += 1
+                else:
+                    pc = after
+            elif op == NEXT:
+                loop = loops[-1]
+                loop[1] += 1
+                if loop[1] < len(loop[0]):
+                    variables[ins[1]] = loop[0][loop[1]]
+                    pc = ins[2]
+                else:
+                    loops.pop()
+                    pc += 1
+            elif op == CHOOSE:
+                spec: ChooseSpec = ins[1]
+                options = choice_options(env, spec, frame)
+                if options:
+                    frame["asker"] = spec.by(env) if spec.by is not None else frame["me"]
+                    return options
+                target = frame["skip"] if frame["skip"] >= 0 else spec.on_empty
+                frame["skip"] = -1
+                if spec.up_to is not None and frame["picked"]:
+                    variables[spec.var] = frame["picked"]
+                    frame["picked"] = []
+                    pc += 1
+                elif target < 0:  # nothing to choose: the effect ends here
+                    break
+                else:
+                    pc = target
+            elif op == REPEAT:
+                count = ins[1](env)
+                if count > 0:
+                    loops.append([count, 0])
+                    pc += 1
+                else:
+                    pc = ins[2]
+            elif op == AGAIN:
+                loop = loops[-1]
+                loop[1] += 1
+                if loop[1] < loop[0]:
+                    pc = ins[1]
+                else:
+                    loops.pop()
+                    pc += 1
+            elif op == OPTIONAL:
+                _, by, after, opens_with_choice = ins
+                if opens_with_choice:  # "skip" becomes an answer of that choice
+                    frame["skip"] = after
+                    pc += 1
+                else:
+                    frame["asker"] = by(env) if by is not None else frame["me"]
+                    return (("do",), ("skip",))
+            elif op == REQUIRE:
+                if not ins[1](env):
+                    break
                 pc += 1
-        elif op == OPTIONAL:
-            _, by, after, opens_with_choice = ins
-            if opens_with_choice:  # "skip" becomes an answer of that choice
-                frame["skip"] = after
-                pc += 1
-            else:
-                frame["asker"] = by(env) if by is not None else frame["me"]
-                return (("do",), ("skip",))
-        elif op == REQUIRE:
-            if not ins[1](env):
+            elif op == STOP:
                 break
-            pc += 1
-        elif op == STOP:
-            break
-        else:  # pragma: no cover - the compiler emits no other instruction
-            raise AssertionError(ins)
-    where[0] = pc
+            else:  # pragma: no cover - the compiler emits no other instruction
+                raise AssertionError(ins)
+    finally:
+        frame["pc"] = pc
     _finish(game, task)
     return ()
 
@@ -269,33 +352,12 @@ def _drop(queue: list[Task], task: Task) -> None:
             return
 
 
-def _ends(code: tuple[tuple[Any, ...], ...], pc: int) -> bool:
-    """Whether the program has nothing left to do from ``pc`` (jumps aside)."""
-    while pc < len(code) and code[pc][0] == JUMP:
-        pc = code[pc][1]
-    return pc >= len(code)
-
-
-def _selected(env: Env, source: Any, var: str, where: Any) -> list[Any]:
-    """The distinct items of a selection that pass ``where`` (all picked before a loop
-    runs, so a loop's body does not change which items it visits)."""
-    items = source(env)
-    if where is None:
-        return list(dict.fromkeys(items))
-    vars_ = env.vars
-    had, old = var in vars_, vars_.get(var)
-    kept: dict[Any, None] = {}
-    for x in items:
-        vars_[var] = x
-        if where(env):
-            kept[x] = None
-    restore_name(vars_, var, had, old)
-    return list(kept)
-
-
 def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Option, ...]:
     """The answers of a choice now: each candidate, then "done" (up to N) and "skip"."""
-    candidates = _selected(env, spec.source, spec.binder, spec.where)
+    if spec.candidates is not None:
+        candidates = spec.candidates(env)
+    else:
+        candidates = selected_items(env, spec.source, spec.binder, spec.where)
     kind = spec.kind
     if kind in BOARD_IDS:  # numbers written out in the effect: only those on this board
         size = board_size(env, kind)
@@ -314,12 +376,9 @@ def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Opt
 def _has_candidate(env: Env, spec: ChooseSpec) -> bool:
     """Whether a choice has at least one candidate (stops at the first; the caller's
     environment is its own, so the candidate's name is left as it is)."""
-    where, binder, vars_ = spec.where, spec.binder, env.vars
-    for x in spec.source(env):
-        vars_[binder] = x
-        if where is None or where(env):
-            return True
-    return False
+    if spec.any_candidate is not None:
+        return bool(spec.any_candidate(env))
+    return has_item(env, spec.source, spec.binder, spec.where)
 
 
 def effect_decision(game: Game, task: Task, options: tuple[Option, ...]) -> Decision:
@@ -364,7 +423,14 @@ def _on_answer(game: Game, player: int, option: Option) -> None:
 def unplayable(game: Game, player: int, card: str) -> str | None:
     """Why ``card`` cannot be played by ``player`` now, or None if it can: a `require` at
     the top of its effect does not hold, or its first choice has nothing to choose from."""
-    return refusal(game, player, game.rules.programs.openings.get(card, ()))
+    programs = game.rules.programs
+    compiled = programs.opening_code.get(card)
+    if compiled is None:
+        return refusal(game, player, programs.openings.get(card, ()))
+    try:  # ``refusal``, compiled (``compiler.opening_code``)
+        return compiled(Env(game, player, {}))
+    except EffectFailure as failure:
+        return str(failure)
 
 
 def refusal(game: Game, player: int, opening: tuple[tuple[Any, ...], ...]) -> str | None:

@@ -50,6 +50,9 @@ def allowed_items(game: Game, move: str, player: int, var: str, items: list[Any]
     if condition is None:
         return [] if move in programs.never else items
     env = Env(game, player, {})
+    found = programs.filter(move, var)
+    if found is not None:  # the loop below, compiled with the condition
+        return found(env, items)
     out = []
     for x in items:
         env.vars[var] = x

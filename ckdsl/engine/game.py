@@ -261,7 +261,9 @@ class Game:
         while True:
             # Source §16: the player whose turn it is wins the moment they have the points,
             # even in the middle of a card's effect; the game then stops as it stands.
-            self.check_winner()
+            # (Not again while nothing it reads has changed: see ``check_winner``.)
+            if self._win_checked != self.points_changes or self._win_current != state.current:
+                self.check_winner()
             if state.over:
                 return OVER
             if not queue:
@@ -314,9 +316,9 @@ class Game:
 
     # --- shared helpers ----------------------------------------------------------------
 
-    def run_hook(self, hook: str, me: int, variables: dict[str, Any] | None = None) -> None:
-        """Run the rule set's hook ``hook`` for ``me`` now (``ckdsl.dsl.runtime.run_hook``)."""
-        runtime.run_hook(self, hook, me, variables)
+    run_hook = runtime.run_hook
+    """Run the rule set's hook ``hook`` for ``me`` now: ``game.run_hook(hook, me,
+    variables=None)`` (``ckdsl.dsl.runtime.run_hook``, called without a layer between)."""
 
     def push(self, *tasks: Task) -> None:
         """Queue ``tasks`` before any work already waiting (they follow from what is being
@@ -370,22 +372,32 @@ class Game:
         that reads only the points and whose turn it is (``Programs.win_reads``) is
         evaluated again only when one of them has changed."""
         state = self.state
+        if self._win_checked == self.points_changes and self._win_current == state.current:
+            return  # found unmet, and nothing it reads has changed since (set below only)
         programs = self.rules.programs
         win = programs.win
         if state.over or state.turn == 0 or win is None:
             return
         if programs.win_reads is not None:
-            if self._win_checked == self.points_changes and self._win_current == state.current:
-                return
             self._win_checked, self._win_current = self.points_changes, state.current
         env = Env(self, state.current, {})
+        first = programs.win_first
+        if first is not None:  # the loop below, compiled with the condition
+            p = first(env, self._orders[state.current])
+            if p is not None:
+                self._win(p)
+            return
         for p in self._orders[state.current]:
             env.vars["p"] = p
             if win(env):
-                state.winner = p
-                state.over = True
-                self.log("win", p, points=state.players[p].points)
+                self._win(p)
                 return
+
+    def _win(self, p: int) -> None:
+        state = self.state
+        state.winner = p
+        state.over = True
+        self.log("win", p, points=state.players[p].points)
 
 
 def _on_main(game: Game, player: int, option: Option) -> None:

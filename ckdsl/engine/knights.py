@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
-from ckdsl.engine.allow import Env, allowed, allowed_items, never
+from ckdsl.engine.allow import Env, allowed, allowed_items
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.state import ACTION, EMPTY, NOBODY, PROMOTION, Task
@@ -32,25 +32,103 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
         options += [("knight", i) for i in allowed_items(game, "knight", player, "i", spots)]
     if not me.knights:
         return
+    # Every knight is asked the same conditions: each is looked up once, and evaluated
+    # against one environment whose variables are those of ``allowed`` (k: the knight).
+    programs = rules.programs
+    allow = programs.allow
     active = state.knight_active
+    activate_if = promote_if = None
     can_activate = has(hand, rules.activate_cost)
+    if can_activate:
+        activate_if = allow.get("activate")
+        can_activate = activate_if is not None or "activate" not in programs.never
     can_promote = has(hand, rules.promote_cost)
-    acts = game.rules.programs.allow.get("knight_acts")
+    if can_promote:
+        promote_if = allow.get("promote")
+        can_promote = promote_if is not None or "promote" not in programs.never
+    acts = allow.get("knight_acts") if "knight_acts" not in programs.never else _NEVER
     env = Env(game, player, {})
+    knight = env.vars
+    moves: _Moves | None = None
     for i in me.knights:
-        if not active[i] and can_activate and allowed(game, "activate", player, k=i):
+        knight["k"] = i
+        if not active[i] and can_activate and (activate_if is None or activate_if(env)):
             options.append(("activate", i))
-        if can_promote and can_promote_knight(game, player, i):
+        if (
+            can_promote
+            and _promotable(game, player, i, fortress=True)
+            and (promote_if is None or promote_if(env))
+        ):
             options.append(("promote", i))
-        env.vars["k"] = i
         if acts is None or acts(env):
-            _action_options(game, player, i, options)
+            if moves is None:
+                moves = _Moves(game, player)
+            moves.add(i, env, options)
+
+
+class _Moves:
+    """What an active knight may do (it may act): move to a free intersection it reaches,
+    displace a knight there (the `displace` condition: a weaker one in the base rules),
+    chase the robber from a tile it stands next to (`chase`). The conditions are looked up
+    once per listing, for all of the player's knights."""
+
+    __slots__ = ("chase", "displace", "game", "move", "moving", "ousting", "player")
+
+    def __init__(self, game: Game, player: int) -> None:
+        programs = game.rules.programs
+        allow, never_ = programs.allow, programs.never
+        self.game, self.player = game, player
+        self.move = allow.get("move_knight") if "move_knight" not in never_ else _NEVER
+        self.displace = allow.get("displace") if "displace" not in never_ else _NEVER
+        self.chase = allow.get("chase") if "chase" not in never_ else _NEVER
+        self.moving = Env(game, player, {})  # k and i
+        self.ousting = Env(game, player, {})  # k and other
+
+    def add(self, i: int, env: Env, options: list[Option]) -> None:
+        """The moves of the knight on ``i`` (``env``: its condition's variables, k)."""
+        game, player = self.game, self.player
+        state = game.state
+        building, knight = state.building, state.knight
+        move, displace = self.move, self.displace
+        moving, ousting = self.moving, self.ousting
+        moving.vars["k"] = ousting.vars["k"] = i
+        for j in board_rules.knight_reach(game.topo, state, player, i):
+            other = knight[j]
+            if other == NOBODY:
+                if move is not _NEVER and building[j] == EMPTY:
+                    moving.vars["i"] = j
+                    if move is None or move(moving):
+                        options.append(("move_knight", i, j))
+            elif other != player and displace is not _NEVER:
+                ousting.vars["other"] = j
+                if displace is None or displace(ousting):
+                    options.append(("displace", i, j))
+        chase = self.chase
+        if (
+            i in game.topo.tile_corners[state.robber]
+            and chase is not _NEVER
+            and (chase is None or chase(env))
+        ):
+            options.append(("chase", i))
+
+
+def _never(env: Env) -> bool:
+    return False
+
+
+_NEVER = _never
+"""A condition that is `false` (the move is never offered)."""
 
 
 def can_promote_knight(game: Game, player: int, i: int, *, fortress: bool = True) -> bool:
     """Whether the knight on ``i`` may go up a level now: a next level in the supply, the
     improvement it requires (unless ``fortress`` is waived), and the rule set's
     `promote` condition (once per turn in the base rules)."""
+    return _promotable(game, player, i, fortress=fortress) and allowed(game, "promote", player, k=i)
+
+
+def _promotable(game: Game, player: int, i: int, *, fortress: bool) -> bool:
+    """``can_promote_knight`` but for the `promote` condition."""
     state, levels = game.state, game.rules.knight_levels
     level = state.knight_level[i]
     if level >= len(levels):
@@ -58,9 +136,7 @@ def can_promote_knight(game: Game, player: int, i: int, *, fortress: bool = True
     nxt = levels[level]
     if not state.players[player].supply[nxt.id]:
         return False
-    if fortress and not meets(game, player, nxt.requires):
-        return False
-    return allowed(game, "promote", player, k=i)
+    return not fortress or meets(game, player, nxt.requires)
 
 
 def meets(game: Game, player: int, requirement: tuple[int, int] | None) -> bool:
@@ -69,24 +145,6 @@ def meets(game: Game, player: int, requirement: tuple[int, int] | None) -> bool:
         return True
     track, level = requirement
     return game.state.players[player].levels[track] >= level
-
-
-def _action_options(game: Game, player: int, i: int, options: list[Option]) -> None:
-    """What the knight on ``i`` may do (it may act): move to a free intersection it
-    reaches, displace a knight there (the `displace` condition: a weaker one in the base
-    rules), chase the robber from a tile it stands next to (`chase`)."""
-    state = game.state
-    building, knight = state.building, state.knight
-    may_move, may_displace = not never(game, "move_knight"), not never(game, "displace")
-    for j in board_rules.knight_reach(game.topo, state, player, i):
-        other = knight[j]
-        if other == NOBODY:
-            if may_move and building[j] == EMPTY and allowed(game, "move_knight", player, k=i, i=j):
-                options.append(("move_knight", i, j))
-        elif other != player and may_displace and allowed(game, "displace", player, k=i, other=j):
-            options.append(("displace", i, j))
-    if i in game.topo.tile_corners[state.robber] and allowed(game, "chase", player, k=i):
-        options.append(("chase", i))
 
 
 def _on_knight(game: Game, player: int, option: Option) -> None:

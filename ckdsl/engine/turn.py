@@ -147,6 +147,15 @@ def end_turn(game: Game, player: int) -> None:
     """The turn ends: the `turn_end` hook, the turn's modifiers lapse, then the
     `between_turns` hook (a special build phase) and the next player's turn."""
     game.log("end_turn", player)
+    programs = game.rules.programs
+    hooks = programs.hooks
+    unchanged = programs.win is None or programs.win_reads is not None
+    if unchanged and "turn_end" not in hooks and "between_turns" not in hooks:
+        # Nothing runs between the steps, and the win condition (which the queue checks
+        # between them) reads nothing they change: the same as queueing them, sooner.
+        close_turn(game)
+        begin_turn(game, (player + 1) % game.n)
+        return
     game.push(
         *_hook(game, "turn_end", player),
         ("close_turn", player),
@@ -166,6 +175,11 @@ def _run_hook(game: Game, task: Task) -> None:
 
 
 def _close_turn(game: Game, task: Task) -> None:
+    close_turn(game)
+
+
+def close_turn(game: Game) -> None:
+    """The turn's modifiers lapse (those granted `always` stay)."""
     state = game.state
     if state.modifiers:  # every modifier lasts until the end of the turn it was granted in
         holders = {mod["player"] for mod in state.modifiers if not mod.get("always")}
@@ -189,9 +203,8 @@ def begin_turn(game: Game, player: int) -> None:
     state.rolled = False
     state.offers_made = 0
     flags = state.knight_flags
-    for i in range(len(flags)):
-        if flags[i]:
-            flags[i] = 0
+    if any(flags):  # this turn's flags of every knight are cleared
+        flags[:] = [0] * len(flags)
     for key, (per, reset, start) in game.rules.counters.items():
         if reset == "turn":
             state.counters[key] = [start] * game.n if per == "player" else start
