@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 def distance_ok(topo: Topology, state: GameState, i: int) -> bool:
-    """Source §2 (distance rule): a free intersection whose neighbours hold no building."""
+    """docs/rules.md, "Building" (the distance rule): a free intersection whose neighbours
+    hold no building."""
     building = state.building
     if building[i] != EMPTY or state.knight[i] != NOBODY:
         return False
@@ -24,7 +25,7 @@ def distance_ok(topo: Topology, state: GameState, i: int) -> bool:
 
 def passable(state: GameState, i: int, player: int) -> bool:
     """A road network runs through ``i`` unless another player's building or knight
-    stands there (source §16: enemy pieces break a road)."""
+    stands there (docs/rules.md, "The longest road": enemy pieces break a road)."""
     return state.owner[i] in (NOBODY, player) and state.knight[i] in (NOBODY, player)
 
 
@@ -54,7 +55,7 @@ def road_spots(topo: Topology, state: GameState, player: int) -> list[int]:
 
 def settlement_spots(topo: Topology, state: GameState, player: int) -> list[int]:
     """Intersections on the player's roads where the distance rule allows a settlement
-    (and no knight stands: one's own knight must move away first, design §7)."""
+    (and no knight stands: one's own knight must move away first, docs/rules.md, "Knights")."""
     edge_ends = topo.edge_ends
     spots: set[int] = set()
     for e in state.players[player].roads:
@@ -66,7 +67,7 @@ def settlement_spots(topo: Topology, state: GameState, player: int) -> list[int]
 
 def knight_spots(topo: Topology, state: GameState, player: int) -> list[int]:
     """Free intersections on the player's roads: where a knight may be built or placed
-    (design §7: on one's own network, no distance rule)."""
+    (docs/rules.md, "Knights": on one's own network, no distance rule)."""
     edge_ends = topo.edge_ends
     building, knight = state.building, state.knight
     spots: set[int] = set()

@@ -1,4 +1,4 @@
-"""Building roads, settlements, cities and city walls in the main phase (source §2, §9).
+"""Building roads, settlements, cities and city walls in the main phase (docs/rules.md, "Building").
 
 Costs come from the rule set through ``cost_of``, which also applies the cost modifiers a
 card may grant until the end of the turn (a discount, a fixed price).
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 def cost_of(game: Game, player: int, what: str, base: Bundle) -> tuple[Bundle, int]:
     """The price of ``what`` (a piece id, or ``improvement``) for ``player`` now, and the
     index of the modifier that set it (-1: none). Modifiers of one purchase never add
-    up: the cheapest one applies (design §7: Cranes are not combined)."""
+    up: the cheapest one applies (docs/rules.md, "Decisions where the sources are
+    silent": Cranes are not combined)."""
     mods = game.state.modifiers
     if not mods:
         return base, -1
@@ -102,7 +103,7 @@ def spots(game: Game, player: int, piece: str) -> list[int]:
     building = state.building
     if piece == "city":
         damaged = [i for i in me.buildings if building[i] == DAMAGED]
-        if damaged:  # design §7: a damaged city is rebuilt before any other city
+        if damaged:  # docs/rules.md, "Losing a city": a damaged city is rebuilt first
             return damaged
         return [i for i in me.buildings if building[i] == SETTLEMENT] if me.supply["city"] else []
     if piece == "knight":

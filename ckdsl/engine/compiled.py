@@ -59,7 +59,8 @@ class Production:
 
 @dataclass(frozen=True, slots=True)
 class Track:
-    """An improvement track: its commodity, levels and metropolis (source §10-11)."""
+    """An improvement track: its commodity, levels and metropolis (docs/rules.md,
+    "Improvements and metropolises")."""
 
     id: str
     commodity: int
@@ -73,7 +74,7 @@ class Track:
 
 @dataclass(frozen=True, slots=True)
 class KnightLevel:
-    """One knight level (source §6): its strength, supply and what it requires."""
+    """One knight level (docs/rules.md, "Knights"): its strength, supply and what it requires."""
 
     id: str
     strength: int

@@ -259,8 +259,9 @@ class Game:
         state = self.state
         queue = state.queue
         while True:
-            # Source §16: the player whose turn it is wins the moment they have the points,
-            # even in the middle of a card's effect; the game then stops as it stands.
+            # docs/rules.md, "Winning": the player whose turn it is wins the moment they
+            # have the points, even in the middle of a card's effect; the game then stops
+            # as it stands.
             # (Not again while nothing it reads has changed: see ``check_winner``.)
             if self._win_checked != self.points_changes or self._win_current != state.current:
                 self.check_winner()

@@ -1,4 +1,4 @@
-"""City improvements and metropolises (source §10-11, design §7).
+"""City improvements and metropolises (docs/rules.md, "Improvements and metropolises").
 
 Level n of a track costs the track's commodity (``cost`` per level in the rule set); a
 player needs a city to improve, and a level at or above the metropolis level needs a city

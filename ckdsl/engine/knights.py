@@ -1,4 +1,4 @@
-"""Knights (source §6, design §7): build, activate, promote, and the actions of an active
+"""Knights (docs/rules.md, "Knights"): build, activate, promote, and the actions of an active
 knight: move, displace a weaker enemy knight, chase the robber away.
 
 A knight is built basic and inactive on a free intersection of its owner's roads (no
@@ -179,8 +179,8 @@ def _on_move(game: Game, player: int, option: Option) -> None:
 
 
 def _on_displace(game: Game, player: int, option: Option) -> None:
-    """Design §7: the displaced knight's owner relocates it on their own network, or it is
-    removed when there is no free place there."""
+    """docs/rules.md, "Knights": the displaced knight's owner relocates it on their own
+    network, or it is removed when there is no free place there."""
     _, i, j = option
     victim = game.state.knight[j]
     game.log("displace", player, at=i, to=j, victim=victim)

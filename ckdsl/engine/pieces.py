@@ -51,7 +51,7 @@ def place_building(game: Game, player: int, i: int, kind: int) -> None:
         _harbor(game, player, i)
     state.building[i] = kind
     game.log("build", player, piece=BUILDING_PIECE[kind], at=i)
-    if before == EMPTY:  # a new building may cut another player's road (source §16)
+    if before == EMPTY:  # it may cut another's road (docs/rules.md, "The longest road")
         _recount_roads_through(game, i, player)
 
 
@@ -207,7 +207,7 @@ def knight_can_act(game: Game, i: int) -> bool:
 
 def _recount_roads_through(game: Game, i: int, player: int) -> None:
     """A piece of ``player`` arrived on ``i`` or left it: the roads of others through it
-    are broken or join up again (source §16)."""
+    are broken or join up again (docs/rules.md, "The longest road")."""
     state, topo = game.state, game.topo
     others = {state.road[e] for e in topo.inter_edges[i]} - {player, NOBODY}
     for q in others:
@@ -217,8 +217,9 @@ def _recount_roads_through(game: Game, i: int, player: int) -> None:
 
 
 def award_longest_road(game: Game) -> None:
-    """Source §16: the longest road of at least the minimum length; the holder keeps it on
-    a tie; if it is broken and others tie for the lead, nobody holds it."""
+    """docs/rules.md, "The longest road": the longest road of at least the minimum
+    length; the holder keeps it on a tie; if it is broken and others tie for the lead,
+    nobody holds it."""
     state, rules = game.state, game.rules
     best = max(p.road_length for p in state.players)
     holder = state.longest_road_holder
@@ -241,7 +242,7 @@ def award_longest_road(game: Game) -> None:
 
 
 def _harbor(game: Game, player: int, i: int) -> None:
-    """A building on a harbor lowers its owner's bank rate (source §5)."""
+    """A building on a harbor lowers its owner's bank rate (docs/rules.md, "Trading")."""
     kind = game.harbor_at.get(i)
     if kind is None:
         return
@@ -257,9 +258,9 @@ def _harbor(game: Game, player: int, i: int) -> None:
 
 
 def refresh_rates(game: Game, player: int) -> None:
-    """The player's bank rate for each good now: harbors, the merchant (source §13: its
-    holder trades its tile's resource at 2:1) and rate modifiers (Merchant Fleet, the
-    Merchant Guild)."""
+    """The player's bank rate for each good now: harbors, the merchant (docs/rules.md,
+    "Trading": its holder trades its tile's resource at 2:1) and rate modifiers (Merchant
+    Fleet, the Merchant Guild)."""
     state, rules = game.state, game.rules
     me = state.players[player]
     rates = list(me.harbor_rates)
@@ -281,7 +282,8 @@ def refresh_all_rates(game: Game) -> None:
 
 
 def move_merchant(game: Game, player: int, tile: int) -> None:
-    """Source §13: the merchant goes to ``tile`` and ``player`` holds it (and its point)."""
+    """docs/rules.md, "Trading": the merchant goes to ``tile`` and ``player`` holds it
+    (and its point)."""
     state, bonus = game.state, game.rules.points["merchant"]
     old = state.merchant_owner
     game.add_points(old, -bonus)

@@ -44,7 +44,7 @@ def draw(game: Game, player: int, deck: int) -> str | None:
 
 
 def hand_limit(game: Game, player: int) -> int:
-    """Source §12: 4 progress cards, 5 during one's own turn."""
+    """docs/rules.md, "The progress-card hand limit": 4 progress cards, 5 during one's own turn."""
     own = player == game.state.current and game.state.turn > 0
     return int(game.rules.param("progress_hand_limit_own_turn" if own else "progress_hand_limit"))
 

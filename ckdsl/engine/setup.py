@@ -1,7 +1,7 @@
 """The setup: snake order, a settlement and a road, then (C&K) a city and a road.
 
-Source §2: the second placement is ``parameters.second_setup_piece`` (a city in Cities &
-Knights) and it alone yields start resources, one per terrain around it.
+docs/rules.md, "Setup": the second placement is ``parameters.second_setup_piece`` (a
+city in Cities & Knights) and it alone yields start resources, one per terrain around it.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ from typing import Any
 NOBODY = -1
 
 # What stands on an intersection. A damaged city is a city pillaged by the barbarians
-# when its owner had no settlement piece left to put in its place (design §7): it counts
-# and produces as a settlement and must be rebuilt before any other city is built.
+# when its owner had no settlement piece left to put in its place (docs/rules.md,
+# "Losing a city"): it counts and produces as a settlement and must be rebuilt before any
+# other city is built.
 EMPTY, SETTLEMENT, CITY, DAMAGED = 0, 1, 2, 3
 
 # Knight flags, per intersection, cleared at the start of every turn: whether the knight

@@ -1,6 +1,6 @@
 """Trading: with the bank at the player's rates, and offers to the other players.
 
-Source §5 and design §7: bank 4:1, harbors 3:1 and 2:1, the merchant 2:1 in its tile's
+docs/rules.md, "Trading": bank 4:1, harbors 3:1 and 2:1, the merchant 2:1 in its tile's
 resource, for resources and commodities alike (the rates per good are kept up to date
 by ``pieces.refresh_rates``); progress cards are never traded.
 """

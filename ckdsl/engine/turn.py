@@ -130,8 +130,8 @@ def _on_steal(game: Game, player: int, option: Option) -> None:
 
 
 def _on_end(game: Game, player: int, option: Option) -> None:
-    """Source §12: a player who ends the turn with more progress cards than the limit off
-    their turn discards down to it first."""
+    """docs/rules.md, "Progress cards": a player who ends the turn with more progress
+    cards than the limit off their turn discards down to it first."""
     over = len(game.state.players[player].progress) - game.rules.param("progress_hand_limit")
     if over > 0:
         game.push(("discard_progress", player, over), ("end_turn", player))
