@@ -236,3 +236,27 @@ def test_a_variant_that_leaves_a_parameter_unread_is_warned(tmp_path: Path) -> N
     result = CliRunner().invoke(cli, ["validate", rules])
     assert result.exit_code == 0, result.output
     assert "warning: parameter 'knight_actions_per_turn' is read by nothing" in result.stderr
+
+
+def test_a_hook_that_runs_itself_is_stopped_not_a_hang(tmp_path: Path) -> None:
+    rules = variant(
+        tmp_path,
+        """add:
+  hooks:
+    forever:
+      effect: |
+        gain 1 grain
+        run forever
+override:
+  hooks:
+    turn_start:
+      effect: run forever
+""",
+    )
+    game = start(GameSetup(rules=rules, seed=2))
+    bot = RandomBot(1)
+    while game.state.turn < 3:
+        game.answer(bot.choose(game.view(game.pending.player)))
+    failed = [e for e in game.events if e["event"] == "hook_failed"]
+    assert failed and "does a hook run itself?" in failed[0]["reason"]
+    assert failed[0]["hook"] == "forever"

@@ -103,6 +103,10 @@ def _failed(game: Game, task: Task, program: Program, failure: EffectFailure) ->
     _finish(game, task)
 
 
+MAX_HOOK_RUNS = 2000
+"""How many hooks may run between two answers (a turn runs a handful): past it, a hook
+does not run, and the log says why, so a hook that runs itself cannot hang the game."""
+
 MAX_NESTED_HOOKS = 32
 """How deep hooks run inside one another at once; deeper, a hook waits in the queue (so a
 hook that runs itself goes round the queue instead of the Python stack)."""
@@ -118,6 +122,12 @@ def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = 
     programs = game.rules.programs
     run = programs.hook_code.get(hook)
     if run is None and hook not in programs.hooks:
+        return
+    game.hooks_run += 1
+    if game.hooks_run > MAX_HOOK_RUNS:  # a hook that runs itself, forever: stop it
+        if game.hooks_run == MAX_HOOK_RUNS + 1:
+            reason = f"more than {MAX_HOOK_RUNS} hooks in one step (does a hook run itself?)"
+            game.log("hook_failed", me, hook=hook, line=0, reason=reason)
         return
     depth = game.hook_depth
     if depth >= MAX_NESTED_HOOKS:

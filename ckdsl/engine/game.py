@@ -144,6 +144,7 @@ class Game:
         self._settled = False  # nothing is due but the turn's decision (see ``pending``)
         self.points_changes = 0  # how many times points changed (``add_points``)
         self.hook_depth = 0  # hooks running inside one another now (``run_hook``)
+        self.hooks_run = 0  # hooks run since the last answer (``runtime.MAX_HOOK_RUNS``)
         # When the win condition was last found unmet: points_changes and whose turn.
         self._win_checked, self._win_current = -1, -1
         self.history: list[Option] = []  # every answer applied, in order (the save file)
@@ -233,6 +234,7 @@ class Game:
                 )
             self.check_open(decision, option)
         self._decision = None
+        self.hooks_run = 0
         self.history.append(option)
         self.handlers[decision.kind](self, decision.player, option)
         # Everything that follows on its own (production after a roll, the rest of a
