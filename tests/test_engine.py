@@ -427,3 +427,20 @@ def test_every_option_has_a_readable_form_that_parses_back() -> None:
 
 def test_rules_are_compiled_once() -> None:
     assert load_rules("base") is load_rules("base")
+
+
+def test_goods_move_through_one_transfer_that_keeps_the_books() -> None:
+    """Every good that changes hands goes through ``hands.transfer``: as many as the giver
+    holds, never a negative amount, and the bank plus the hands stay constant."""
+    from ckdsl.engine.hands import transfer
+    from ckdsl.engine.state import NOBODY
+
+    game = empty_board()
+    state = game.state
+    before = [state.bank[g] + sum(p.hand[g] for p in state.players) for g in range(len(state.bank))]
+    assert transfer(game, NOBODY, 0, 0, 3) == 3 and state.players[0].hand[0] == 3
+    assert transfer(game, 0, 1, 0, 5) == 3  # only what red holds
+    assert transfer(game, 1, 0, 0, -2) == 0  # never backwards
+    assert transfer(game, 2, NOBODY, 0, 1) == 0  # nothing held
+    after = [state.bank[g] + sum(p.hand[g] for p in state.players) for g in range(len(state.bank))]
+    assert before == after and state.players[1].hand[0] == 3

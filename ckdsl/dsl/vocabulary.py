@@ -37,7 +37,7 @@ from ckdsl.dsl.types import (
 from ckdsl.engine import board_rules, building, improvements, knights, pieces
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import has
-from ckdsl.engine.hands import steal
+from ckdsl.engine.hands import steal, transfer
 from ckdsl.engine.progress import draw, hand_limit
 from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.state import EMPTY, NOBODY
@@ -489,16 +489,7 @@ def _false(env: Env) -> bool:
 
 def _hand_move(game: Game, giver: int, taker: int, good: str, n: int) -> int:
     """Up to ``n`` of ``good`` from one hand to another (or the bank: NOBODY)."""
-    g = game.rules.good_index[good]
-    state = game.state
-    source = state.bank if giver == NOBODY else state.players[giver].hand
-    moved = max(0, min(n, source[g]))
-    source[g] -= moved
-    if taker == NOBODY:
-        state.bank[g] += moved
-    else:
-        state.players[taker].hand[g] += moved
-    return moved
+    return transfer(game, giver, taker, game.rules.good_index[good], n)
 
 
 @verb(

@@ -25,6 +25,7 @@ from ckdsl.engine import (
     barbarians,
     building,
     cards,
+    hands,
     improvements,
     knights,
     pieces,
@@ -336,10 +337,8 @@ class Game:
             self.points_changes += 1
 
     def pay(self, player: int, cost: Bundle) -> None:
-        hand, bank = self.state.players[player].hand, self.state.bank
-        for g, n in cost:
-            hand[g] -= n
-            bank[g] += n
+        """``player`` pays ``cost`` to the bank (``hands.pay``)."""
+        hands.pay(self, player, cost)
 
     def bundle(self, amounts: dict[str, int]) -> Bundle:
         index = self.rules.good_index

@@ -1,7 +1,7 @@
-"""Cards in hand, moved one at a time: a discard or a chosen good, and a steal.
-
-Primitives of the turn and of the vocabulary (`steal`): what moves is counted on both
-sides, so the bank and the hands always add up to the rule set's totals.
+"""Goods moving between hands and the bank: every resource or commodity that changes
+hands goes through ``transfer`` (the bank is a participant, ``NOBODY``), so what leaves
+one side arrives on the other and the bank and the hands always add up to the rule set's
+totals. The rest are its uses: a price, one card at a time, a steal.
 """
 
 from __future__ import annotations
@@ -9,17 +9,39 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl import rng
+from ckdsl.engine.state import NOBODY
 
 if TYPE_CHECKING:
+    from ckdsl.engine.compiled import Bundle
     from ckdsl.engine.game import Game
+
+
+def transfer(game: Game, giver: int, taker: int, g: int, n: int) -> int:
+    """Up to ``n`` of good ``g`` from ``giver`` to ``taker`` (a player, or the bank:
+    ``NOBODY``), as many as the giver holds; how many moved."""
+    state = game.state
+    source = state.bank if giver == NOBODY else state.players[giver].hand
+    moved = min(n, source[g])
+    if moved <= 0:  # nothing held, or nothing (or less than nothing) asked
+        return 0
+    source[g] -= moved
+    (state.bank if taker == NOBODY else state.players[taker].hand)[g] += moved
+    return moved
+
+
+def pay(game: Game, player: int, cost: Bundle) -> None:
+    """``player`` pays ``cost`` to the bank (they hold it: the price was checked)."""
+    for g, n in cost:
+        transfer(game, player, NOBODY, g, n)
 
 
 def move_one(game: Game, player: int, good: str, *, to_bank: bool) -> None:
     """One card of ``good`` from the player's hand to the bank, or the other way."""
     g = game.rules.good_index[good]
-    step = -1 if to_bank else 1
-    game.state.players[player].hand[g] += step
-    game.state.bank[g] -= step
+    if to_bank:
+        transfer(game, player, NOBODY, g, 1)
+    else:
+        transfer(game, NOBODY, player, g, 1)
 
 
 def steal(game: Game, player: int, victim: int) -> str | None:
@@ -34,8 +56,7 @@ def steal(game: Game, player: int, victim: int) -> str | None:
     while pick >= hand[g]:
         pick -= hand[g]
         g += 1
-    hand[g] -= 1
-    state.players[player].hand[g] += 1
+    transfer(game, victim, player, g, 1)
     good = game.rules.goods[g]
     game.log("steal", player, victim=victim, good=good)
     return good

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine.frames import ability_tasks
+from ckdsl.engine.hands import transfer
 from ckdsl.engine.state import EMPTY, NOBODY, Task
 
 if TYPE_CHECKING:
@@ -61,10 +62,8 @@ def produce(game: Game, roller: int, number: int) -> None:
         goods = owed.get(p)
         named = {names[g]: n for g, n in sorted(goods.items()) if n} if goods else {}
         if named:
-            hand = state.players[p].hand
             for g, amount in goods.items():  # type: ignore[union-attr]
-                hand[g] += amount
-                bank[g] -= amount
+                transfer(game, NOBODY, p, g, amount)
             game.log("produce", p, goods=named)
         elif p not in gold_owners:
             got_nothing.append(p)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
 from ckdsl.engine.decisions import Decision, Option
+from ckdsl.engine.hands import transfer
 from ckdsl.engine.state import CITY, NOBODY, SETTLEMENT
 from ckdsl.engine.turn import begin_turn
 
@@ -37,14 +38,11 @@ def _on_city(game: Game, player: int, option: Option) -> None:
     i = option[1]
     pieces.place_building(game, player, i, CITY)
     state, rules = game.state, game.rules
-    hand = state.players[player].hand
     for tile in game.topo.inter_tiles[i]:
         production = rules.production[game.terrain[tile]]["settlement"]
         for g, amount in production.goods:
-            got = min(amount, state.bank[g])
+            got = transfer(game, NOBODY, player, g, amount)
             if got:
-                hand[g] += got
-                state.bank[g] -= got
                 game.log("produce", player, goods={rules.goods[g]: got})
         if production.choice:
             state.queue.append(("gold", player, production.choice))

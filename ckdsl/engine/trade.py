@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from ckdsl.engine.allow import allowed, never
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
-from ckdsl.engine.state import Task
+from ckdsl.engine.hands import transfer
+from ckdsl.engine.state import NOBODY, Task
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -39,10 +40,8 @@ def _on_bank(game: Game, player: int, option: Option) -> None:
     give, get = option[1], option[2]
     g, h = game.rules.good_index[give], game.rules.good_index[get]
     rate = me.rates[g]
-    me.hand[g] -= rate
-    state.bank[g] += rate
-    me.hand[h] += 1
-    state.bank[h] -= 1
+    transfer(game, player, NOBODY, g, rate)
+    transfer(game, NOBODY, player, h, 1)
     game.log("bank_trade", player, give={give: rate}, get={get: 1})
 
 
@@ -105,13 +104,10 @@ def _on_partner(game: Game, player: int, option: Option) -> None:
         game.log("trade_cancelled", player)
         return
     partner = option[1]
-    mine, theirs = state.players[player].hand, state.players[partner].hand
     for g, n in game.bundle(offer["give"]):
-        mine[g] -= n
-        theirs[g] += n
+        transfer(game, player, partner, g, n)
     for g, n in game.bundle(offer["get"]):
-        theirs[g] -= n
-        mine[g] += n
+        transfer(game, partner, player, g, n)
     game.log("trade", player, partner=partner, give=offer["give"], get=offer["get"])
 
 

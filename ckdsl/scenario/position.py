@@ -15,6 +15,7 @@ from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.engine import pieces
 from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.game import Game
+from ckdsl.engine.hands import transfer
 from ckdsl.engine.notation import player_name
 from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.rules.positions import Positions
@@ -307,8 +308,7 @@ class _Placer:
             elif state.bank[g] < n:
                 self.report((*at, good), f"the bank holds only {state.bank[g]} {good}, not {n}")
             else:
-                state.players[p].hand[g] += n
-                state.bank[g] -= n
+                transfer(game, NOBODY, p, g, n)
 
     def levels(self, p: int, spec: dict[str, int], at: JsonPath) -> list[tuple[Any, ...]]:
         game = self.game
