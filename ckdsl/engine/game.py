@@ -337,8 +337,8 @@ class Game:
             self.points_changes += 1
 
     def pay(self, player: int, cost: Bundle) -> None:
-        """``player`` pays ``cost`` to the bank (``hands.pay``)."""
-        hands.pay(self, player, cost)
+        """``player`` pays ``cost`` to the bank (they hold it: the price was checked)."""
+        hands.transfer_all(self, player, NOBODY, cost)
 
     def bundle(self, amounts: dict[str, int]) -> Bundle:
         index = self.rules.good_index

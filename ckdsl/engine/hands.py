@@ -6,13 +6,13 @@ totals. The rest are its uses: a price, one card at a time, a steal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ckdsl import rng
 from ckdsl.engine.state import NOBODY
 
 if TYPE_CHECKING:
-    from ckdsl.engine.compiled import Bundle
     from ckdsl.engine.game import Game
 
 
@@ -29,10 +29,15 @@ def transfer(game: Game, giver: int, taker: int, g: int, n: int) -> int:
     return moved
 
 
-def pay(game: Game, player: int, cost: Bundle) -> None:
-    """``player`` pays ``cost`` to the bank (they hold it: the price was checked)."""
-    for g, n in cost:
-        transfer(game, player, NOBODY, g, n)
+def transfer_all(game: Game, giver: int, taker: int, goods: Iterable[tuple[int, int]]) -> None:
+    """Every (good, amount) of ``goods`` from ``giver`` to ``taker`` (``NOBODY``: the
+    bank), which the giver holds (the caller checked: a price, what production owes)."""
+    state = game.state
+    source = state.bank if giver == NOBODY else state.players[giver].hand
+    target = state.bank if taker == NOBODY else state.players[taker].hand
+    for g, n in goods:
+        source[g] -= n
+        target[g] += n
 
 
 def move_one(game: Game, player: int, good: str, *, to_bank: bool) -> None:

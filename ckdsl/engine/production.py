@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine.frames import ability_tasks
-from ckdsl.engine.hands import transfer
+from ckdsl.engine.hands import transfer_all
 from ckdsl.engine.state import EMPTY, NOBODY, Task
 
 if TYPE_CHECKING:
@@ -62,8 +62,7 @@ def produce(game: Game, roller: int, number: int) -> None:
         goods = owed.get(p)
         named = {names[g]: n for g, n in sorted(goods.items()) if n} if goods else {}
         if named:
-            for g, amount in goods.items():  # type: ignore[union-attr]
-                transfer(game, NOBODY, p, g, amount)
+            transfer_all(game, NOBODY, p, goods.items())  # type: ignore[union-attr]
             game.log("produce", p, goods=named)
         elif p not in gold_owners:
             got_nothing.append(p)

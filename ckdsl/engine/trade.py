@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ckdsl.engine.allow import allowed, never
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
-from ckdsl.engine.hands import transfer
+from ckdsl.engine.hands import transfer, transfer_all
 from ckdsl.engine.state import NOBODY, Task
 
 if TYPE_CHECKING:
@@ -104,10 +104,8 @@ def _on_partner(game: Game, player: int, option: Option) -> None:
         game.log("trade_cancelled", player)
         return
     partner = option[1]
-    for g, n in game.bundle(offer["give"]):
-        transfer(game, player, partner, g, n)
-    for g, n in game.bundle(offer["get"]):
-        transfer(game, partner, player, g, n)
+    transfer_all(game, player, partner, game.bundle(offer["give"]))
+    transfer_all(game, partner, player, game.bundle(offer["get"]))
     game.log("trade", player, partner=partner, give=offer["give"], get=offer["get"])
 
 
