@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules
-from ckdsl.engine.allow import allowed
 from ckdsl.engine.state import (
     ACTIVATED_THIS_TURN,
     CITY,
@@ -195,11 +194,6 @@ def activate_knight(game: Game, i: int) -> None:
     state.knight_active[i] = True
     state.knight_flags[i] |= ACTIVATED_THIS_TURN
     game.log("activate", state.knight[i], at=i)
-
-
-def knight_can_act(game: Game, i: int) -> bool:
-    """Whether the knight on ``i`` may act now (the rule set's `knight_acts`)."""
-    return allowed(game, "knight_acts", game.state.knight[i], k=i)
 
 
 # --- roads cut and mended, the longest road -------------------------------------------------

@@ -395,11 +395,3 @@ CHECKS: tuple[Callable[[_Context], None], ...] = (
     _dice,
     _parameters,
 )
-
-
-def ids_used(data: dict[str, Any]) -> Iterable[str]:
-    """Every id defined by the rule set (for messages and completions)."""
-    for section in ("resources", "commodities", "terrains", "pieces", "tracks", "decks", "cards"):
-        yield from _mapping(data.get(section))
-    yield from improvement_levels(data)
-    yield from knight_levels(data)
