@@ -56,7 +56,11 @@ def _phase_options(game: Game, task: Task) -> tuple[Option, ...]:
     options: list[Option] = []
     for add in game.main_options:
         add(game, player, options)
-    kept = [o for o in options if o[0] in allowed or (o[0] == "action" and o[1] in allowed)]
+    kept = [
+        o
+        for o in options
+        if o[0] != "end" and (o[0] in allowed or (o[0] == "action" and o[1] in allowed))
+    ]  # a phase ends with `pass`; ending the turn is the turn's player's, not the phase's
     return (*kept, ("pass",))
 
 
