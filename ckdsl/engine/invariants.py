@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ckdsl.engine.progress import hand_limit
 from ckdsl.engine.state import CITY, DAMAGED, NOBODY, SETTLEMENT
 
 if TYPE_CHECKING:
@@ -98,10 +99,10 @@ def _cards(game: Game, out: list[str]) -> None:
     if cards != expected:
         out.append(f"progress cards: {dict(cards - expected)} too many, "
                    f"{dict(expected - cards)} missing")  # fmt: skip
-    limit = rules.param("progress_hand_limit")
     for p, me in enumerate(state.players):
         waiting = any(t[0] == "discard_progress" and t[1] == p for t in state.queue)
-        if p != state.current and not waiting and len(me.progress) > limit:
+        over = len(me.progress) > hand_limit(game, p, own_turn=False)
+        if p != state.current and not waiting and over:
             out.append(f"player {p}: {len(me.progress)} progress cards off their turn")
     if sum(p.defender for p in state.players) > rules.defender_supply:
         out.append("more Defender of Catan cards given than there are")

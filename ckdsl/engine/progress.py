@@ -43,10 +43,14 @@ def draw(game: Game, player: int, deck: int) -> str | None:
     return card
 
 
-def hand_limit(game: Game, player: int) -> int:
-    """docs/rules.md, "The progress-card hand limit": 4 progress cards, 5 during one's own turn."""
-    own = player == game.state.current and game.state.turn > 0
-    return int(game.rules.param("progress_hand_limit_own_turn" if own else "progress_hand_limit"))
+def hand_limit(game: Game, player: int, *, own_turn: bool | None = None) -> int:
+    """docs/rules.md, "The progress-card hand limit": 4 progress cards, 5 during one's own
+    turn (``own_turn``: the limit of one's own turn or of another's; by default, as the
+    game stands). The one place the engine reads these parameters."""
+    if own_turn is None:
+        own_turn = player == game.state.current and game.state.turn > 0
+    name = "progress_hand_limit_own_turn" if own_turn else "progress_hand_limit"
+    return int(game.rules.param(name))
 
 
 def _discard_options(game: Game, task: Task) -> tuple[Option, ...]:

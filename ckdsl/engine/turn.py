@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl import rng
-from ckdsl.engine import cards
+from ckdsl.engine import cards, progress
 from ckdsl.engine.allow import Env, allowed_items
 from ckdsl.engine.decisions import Decision, Option
 from ckdsl.engine.frames import count_down
@@ -132,7 +132,8 @@ def _on_steal(game: Game, player: int, option: Option) -> None:
 def _on_end(game: Game, player: int, option: Option) -> None:
     """docs/rules.md, "Progress cards": a player who ends the turn with more progress
     cards than the limit off their turn discards down to it first."""
-    over = len(game.state.players[player].progress) - game.rules.param("progress_hand_limit")
+    held = len(game.state.players[player].progress)
+    over = held - progress.hand_limit(game, player, own_turn=False)
     if over > 0:
         game.push(("discard_progress", player, over), ("end_turn", player))
     else:
