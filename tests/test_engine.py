@@ -444,3 +444,26 @@ def test_goods_move_through_one_transfer_that_keeps_the_books() -> None:
     assert transfer(game, 2, NOBODY, 0, 1) == 0  # nothing held
     after = [state.bank[g] + sum(p.hand[g] for p in state.players) for g in range(len(state.bank))]
     assert before == after and state.players[1].hand[0] == 3
+
+
+def test_a_knight_is_bought_at_its_price_now_in_the_main_phase_as_in_a_card() -> None:
+    """One purchase rule (``building.try_build``): a price modifier on knights (a card's
+    `grant price {...} on knight once`) is offered and paid in the main phase too."""
+    game = after_setup(beginner())
+    while game.pending.kind != "main":
+        answer(game, "roll") if game.pending.kind == "roll" else game.answer(
+            game.pending.options[0]
+        )
+    player = game.state.current
+    me = game.state.players[player]
+    me.hand[:] = [0] * len(me.hand)
+    hand(game, player, wool=1)
+    game.state.modifiers.append(
+        {"player": player, "kind": "cost", "target": "knight", "value": {"wool": 1}, "once": True}
+    )
+    game.refresh()
+    knights = [o for o in game.pending.options if o[0] == "knight"]
+    assert knights, game.pending.options
+    game.answer(knights[0])
+    assert held(game, player) == {} and not game.state.modifiers
+    assert game.state.knight[knights[0][1]] == player

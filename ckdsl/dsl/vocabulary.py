@@ -36,7 +36,6 @@ from ckdsl.dsl.types import (
 )
 from ckdsl.engine import board_rules, building, improvements, knights, pieces
 from ckdsl.engine.allow import Env
-from ckdsl.engine.compiled import has
 from ckdsl.engine.hands import steal, transfer
 from ckdsl.engine.progress import draw, hand_limit
 from ckdsl.engine.state import CITY as CITY_KIND
@@ -615,23 +614,12 @@ def _move(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     },
 )
 def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-
-    game, me, piece = env.game, env.me, args[0]
     at = clauses.get("at")
-    if at is None or at not in building.spots(game, me, piece):
+    if at is None:
         return
-    if "free" not in flags:
-        if "paying" in clauses:
-            price, modifier = game.bundle(clauses["paying"]), -1
-        else:
-            price, modifier = building.cost_of(game, me, piece, game.rules.costs[piece])
-        if not has(game.state.players[me].hand, price):
-            return
-        building.spend(game, me, price, modifier)
-    if piece == "knight":
-        pieces.place_knight(game, me, at, 1, False)
-    else:
-        building.build(game, me, piece, at)
+    paying = clauses.get("paying")
+    price = env.game.bundle(paying) if paying is not None else None
+    building.try_build(env.game, env.me, args[0], at, price=price, free="free" in flags)
 
 
 @verb(
@@ -642,16 +630,8 @@ def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     example="improve science free",
 )
 def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    game, me = env.game, env.me
-    t = game.rules.track_index[args[0]]
-    price = improvements.improvement_price(game, me, t)
-    if price is None:
-        return
-    if "free" not in flags:
-        if not has(game.state.players[me].hand, price[0]):
-            return
-        building.spend(game, me, *price)
-    improvements.improve(game, me, t)
+    t = env.game.rules.track_index[args[0]]
+    improvements.try_improve(env.game, env.me, t, free="free" in flags)
 
 
 @verb(
@@ -701,16 +681,7 @@ def _remove(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
     example="promote k free",
 )
 def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    game = env.game
-    k = args[0]
-    owner = game.state.knight[k]
-    if owner == NOBODY or not knights.can_promote_knight(game, owner, k):
-        return
-    if "free" not in flags:
-        if not has(game.state.players[owner].hand, game.rules.promote_cost):
-            return
-        game.pay(owner, game.rules.promote_cost)
-    knights.promote(game, owner, k)
+    knights.try_promote(env.game, args[0], free="free" in flags)
 
 
 @verb(
@@ -721,16 +692,7 @@ def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     example="activate k free",
 )
 def _activate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    game = env.game
-    k = args[0]
-    owner = game.state.knight[k]
-    if owner == NOBODY or game.state.knight_active[k]:
-        return
-    if "free" not in flags:
-        if not has(game.state.players[owner].hand, game.rules.activate_cost):
-            return
-        game.pay(owner, game.rules.activate_cost)
-    pieces.activate_knight(game, k)
+    knights.try_activate(env.game, args[0], free="free" in flags)
 
 
 @verb(

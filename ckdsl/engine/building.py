@@ -77,10 +77,31 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
 
 
 def _on_build(game: Game, player: int, option: Option) -> None:
-    verb, at = option[0], option[1]
-    cost, modifier = cost_of(game, player, verb, game.rules.costs[verb])
-    spend(game, player, cost, modifier)
-    build(game, player, verb, at)
+    try_build(game, player, option[0], option[1])
+
+
+def try_build(
+    game: Game, player: int, piece: str, at: int, *, price: Bundle | None = None, free: bool = False
+) -> bool:
+    """Build ``piece`` (road, settlement, city, city_wall, knight) at ``at`` for
+    ``player``, if the place is legal and the price is paid: its price now (``cost_of``,
+    with the turn's modifiers), ``price`` if given, nothing if ``free``. The main phase
+    and the DSL's `build` both come here, so a purchase is one rule; whether it happened."""
+    if at not in spots(game, player, piece):
+        return False
+    if not free:
+        if price is None:
+            cost, modifier = cost_of(game, player, piece, game.rules.costs[piece])
+        else:
+            cost, modifier = price, -1
+        if not has(game.state.players[player].hand, cost):
+            return False
+        spend(game, player, cost, modifier)
+    if piece == "knight":
+        pieces.place_knight(game, player, at, 1, False)
+    else:
+        build(game, player, piece, at)
+    return True
 
 
 def build(game: Game, player: int, piece: str, at: int) -> None:

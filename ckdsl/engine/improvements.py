@@ -65,11 +65,22 @@ def can_improve(game: Game, player: int, t: int) -> bool:
 
 
 def _on_improve(game: Game, player: int, option: Option) -> None:
-    t = game.rules.track_index[option[1]]
+    try_improve(game, player, game.rules.track_index[option[1]])
+
+
+def try_improve(game: Game, player: int, t: int, *, free: bool = False) -> bool:
+    """Raise ``player``'s level in track ``t`` if they may (``can_improve``), paying its
+    price now unless ``free`` (the main phase and the DSL's `improve` both come here);
+    whether it happened."""
     price = improvement_price(game, player, t)
-    assert price is not None
-    spend(game, player, *price)
+    if price is None:
+        return False
+    if not free:
+        if not has(game.state.players[player].hand, price[0]):
+            return False
+        spend(game, player, *price)
     improve(game, player, t)
+    return True
 
 
 def improve(game: Game, player: int, t: int) -> None:

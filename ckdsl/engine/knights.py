@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
 from ckdsl.engine.allow import Env, allowed, allowed_items
+from ckdsl.engine.building import cost_of, try_build
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.state import ACTION, EMPTY, NOBODY, PROMOTION, Task
@@ -27,7 +28,9 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
     me = state.players[player]
     hand, supply = me.hand, me.supply
     levels = rules.knight_levels
-    if supply[levels[0].id] and has(hand, rules.costs["knight"]):
+    if supply[levels[0].id] and has(
+        hand, cost_of(game, player, "knight", rules.costs["knight"])[0]
+    ):
         spots = board_rules.knight_spots(topo, state, player)
         options += [("knight", i) for i in allowed_items(game, "knight", player, "i", spots)]
     if not me.knights:
@@ -148,18 +151,46 @@ def meets(game: Game, player: int, requirement: tuple[int, int] | None) -> bool:
 
 
 def _on_knight(game: Game, player: int, option: Option) -> None:
-    game.pay(player, game.rules.costs["knight"])
-    pieces.place_knight(game, player, option[1], 1, False)
+    try_build(game, player, "knight", option[1])
 
 
 def _on_activate(game: Game, player: int, option: Option) -> None:
-    game.pay(player, game.rules.activate_cost)
-    pieces.activate_knight(game, option[1])
+    try_activate(game, option[1])
 
 
 def _on_promote(game: Game, player: int, option: Option) -> None:
-    game.pay(player, game.rules.promote_cost)
-    promote(game, player, option[1])
+    try_promote(game, option[1])
+
+
+def try_activate(game: Game, k: int, *, free: bool = False) -> bool:
+    """Activate the inactive knight on ``k``, its owner paying the price unless ``free``
+    (the main phase and the DSL's `activate` both come here); whether it happened."""
+    state, rules = game.state, game.rules
+    owner = state.knight[k]
+    if owner == NOBODY or state.knight_active[k]:
+        return False
+    if not free:
+        if not has(state.players[owner].hand, rules.activate_cost):
+            return False
+        game.pay(owner, rules.activate_cost)
+    pieces.activate_knight(game, k)
+    return True
+
+
+def try_promote(game: Game, k: int, *, free: bool = False) -> bool:
+    """Promote the knight on ``k`` if it may go up a level now (``can_promote_knight``),
+    its owner paying the price unless ``free`` (the main phase and the DSL's `promote`
+    both come here); whether it happened."""
+    state, rules = game.state, game.rules
+    owner = state.knight[k]
+    if owner == NOBODY or not can_promote_knight(game, owner, k):
+        return False
+    if not free:
+        if not has(state.players[owner].hand, rules.promote_cost):
+            return False
+        game.pay(owner, rules.promote_cost)
+    promote(game, owner, k)
+    return True
 
 
 def promote(game: Game, player: int, i: int) -> None:
