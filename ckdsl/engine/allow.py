@@ -36,11 +36,6 @@ def allowed(game: Game, move: str, player: int, **variables: Any) -> bool:
     return bool(condition(Env(game, player, variables)))
 
 
-def never(game: Game, move: str) -> bool:
-    """Whether the rule set forbids ``move`` outright (its condition is `false`)."""
-    return move in game.rules.programs.never
-
-
 def allowed_items(game: Game, move: str, player: int, var: str, items: list[Any]) -> list[Any]:
     """The items (places, tiles, cards...) for which ``move`` is allowed, each named
     ``var`` in the condition: the list itself when the move has no condition (the hot

@@ -28,9 +28,10 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
     me = state.players[player]
     hand, supply = me.hand, me.supply
     levels = rules.knight_levels
-    if supply[levels[0].id] and has(
-        hand, cost_of(game, player, "knight", rules.costs["knight"])[0]
-    ):
+    price = rules.costs["knight"]
+    if state.modifiers:  # a card's price for knights this turn
+        price = cost_of(game, player, "knight", price)[0]
+    if supply[levels[0].id] and has(hand, price):
         spots = board_rules.knight_spots(topo, state, player)
         options += [("knight", i) for i in allowed_items(game, "knight", player, "i", spots)]
     if not me.knights:

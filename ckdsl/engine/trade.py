@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl.engine.allow import allowed, never
+from ckdsl.engine.allow import allowed
 from ckdsl.engine.compiled import has
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
 from ckdsl.engine.hands import transfer, transfer_all
@@ -29,7 +29,8 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
         if held >= rates[g]:
             give = goods[g]
             trades += [("bank", give, goods[h]) for h in range(count) if h != g and bank[h]]
-    if trades and ("bank" in game.rules.programs.allow or never(game, "bank")):
+    programs = game.rules.programs
+    if trades and ("bank" in programs.allow or "bank" in programs.never):
         trades = [o for o in trades if allowed(game, "bank", player, give=o[1], get=o[2])]
     options += trades
 

@@ -210,7 +210,8 @@ def begin_turn(game: Game, player: int) -> None:
         if reset == "turn":
             state.counters[key] = [start] * game.n if per == "player" else start
     game.log("turn", player, turn=state.turn)
-    game.run_hook("turn_start", player)
+    if "turn_start" in game.rules.programs.hooks:
+        game.run_hook("turn_start", player)
 
 
 HANDLERS = {
