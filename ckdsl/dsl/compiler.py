@@ -1335,7 +1335,7 @@ def first_code(condition: Fn, var: str) -> Callable[[Env, Iterable[Any]], Any]:
 # `for`s and `repeat`s of the effect as Python's own, each instruction's expressions
 # written in. Where the program would stop (a choice, an `optional` block, work an action
 # queued) it returns the instruction the frame must resume at, with the loops' state kept
-# as the runtime keeps it; ``runtime._run_now`` runs the same instructions one by one.
+# as the runtime keeps it; ``runtime._steps`` runs the same instructions one by one.
 
 
 class _Unstructured(Exception):

@@ -130,16 +130,15 @@ def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = 
             game.log("hook_failed", me, hook=hook, line=0, reason=reason)
         return
     depth = game.hook_depth
-    if depth >= MAX_NESTED_HOOKS:
+    if run is None or depth >= MAX_NESTED_HOOKS:
+        # Not compiled to Python (``closures_only``, a shape ``run_code`` does not take),
+        # or deep in hooks: it runs first in the queue, instruction by instruction
+        # (``_steps``), which comes to the same.
         game.push(("effect", new_frame("hook", hook, me, variables)))
         return
     game.hook_depth = depth + 1
     try:
         variables = dict(variables) if variables else {}
-        if run is None:
-            _run_now(game, hook, me, variables, programs.hooks[hook])
-            return
-        # The same as ``_run_now``, compiled (``compiler.run_code``).
         queue = game.state.queue
         waiting = len(queue)
         loops: list[list[Any]] = []
@@ -160,90 +159,8 @@ _SOURCE_NAMES = {"card": "card", "ability": "level", "hook": "hook", "action": "
 """How the log names what failed: the card, the level (of an ability), hook or action."""
 
 
-def _run_now(game: Game, hook: str, me: int, variables: dict[str, Any], program: Program) -> None:
-    """Run a hook at once (``run_hook``), from its start: what ``_steps`` does for an
-    effect at the head of the queue, for one that is not in the queue. It has no frame
-    while it runs (its variables and loops are its own); where it must stop (a choice, an
-    `optional` block, work it queued itself) its frame is made then, as the instructions
-    left it, and goes into the queue in front of the tasks that waited before it began
-    (behind anything it queued itself); a failure is logged with its line."""
-    env = Env(game, me, variables)
-    queue = game.state.queue
-    waiting = len(queue)
-    code = program.code
-    end = len(code)
-    loops: list[list[Any]] = []
-    pc = 0
-    try:
-        while pc < end:
-            ins = code[pc]
-            op = ins[0]
-            if op == ACT:
-                ins[5](env)  # the verb with its arguments (``compiler._act``)
-                pc += 1
-                if len(queue) != waiting:  # it queued work: the rest waits behind it
-                    if not ends(code, pc):
-                        frame = _frame(hook, me, variables, loops, pc)
-                        queue.insert(len(queue) - waiting, ("effect", frame))
-                    return
-            elif op == BRANCH:
-                pc = pc + 1 if ins[1](env) else ins[2]
-            elif op == LET:
-                variables[ins[1]] = ins[2](env)
-                pc += 1
-            elif op == JUMP:
-                pc = ins[1]
-            elif op == FOR:
-                var, after = ins[1], ins[4]
-                items = ins[5](env)  # ``compiler.selection_code``
-                if items:
-                    loops.append([items, 0])
-                    variables[var] = items[0]
-                    pc += 1
-                else:
-                    pc = after
-            elif op == NEXT:
-                loop = loops[-1]
-                loop[1] += 1
-                if loop[1] < len(loop[0]):
-                    variables[ins[1]] = loop[0][loop[1]]
-                    pc = ins[2]
-                else:
-                    loops.pop()
-                    pc += 1
-            elif op in (CHOOSE, OPTIONAL):  # an answer is needed: wait
-                frame = _frame(hook, me, variables, loops, pc)
-                queue.insert(len(queue) - waiting, ("effect", frame))
-                return
-            elif op == REPEAT:
-                count = ins[1](env)
-                if count > 0:
-                    loops.append([count, 0])
-                    pc += 1
-                else:
-                    pc = ins[2]
-            elif op == AGAIN:
-                loop = loops[-1]
-                loop[1] += 1
-                if loop[1] < loop[0]:
-                    pc = ins[1]
-                else:
-                    loops.pop()
-                    pc += 1
-            elif op == REQUIRE:
-                if not ins[1](env):
-                    return
-                pc += 1
-            elif op == STOP:
-                return
-            else:  # pragma: no cover - the compiler emits no other instruction
-                raise AssertionError(ins)
-    except EffectFailure as failure:
-        _failed(game, ("effect", _frame(hook, me, variables, loops, pc)), program, failure)
-
-
 def _frame(hook: str, me: int, variables: dict[str, Any], loops: list[Any], pc: int) -> Frame:
-    """The frame of a hook run at once (``_run_now``), where it stands."""
+    """The frame of a hook run at once (``run_hook``), where it stands."""
     frame = new_frame("hook", hook, me)
     frame["pc"], frame["vars"], frame["loops"] = pc, variables, loops
     return frame
