@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -73,3 +75,26 @@ def example_table() -> Callable[[Path], tuple[int, str]]:
         return min(max(4, low), high), EXAMPLE_MAPS.get(path.stem, "standard")
 
     return table
+
+
+@pytest.fixture
+def harbor_gaps() -> Callable[[Any], list[int]]:
+    """``gaps(topo)``: how many coast edges lie from each harbor to the next, walking round
+    the coast clockwise from corner 0 (a map's frame alternates harbor and open sea)."""
+
+    def gaps(topo: Any) -> list[int]:
+        coast = len(topo.coast_edges)
+        ring, prev = [0], None
+        while len(ring) < coast + 1:
+            here = ring[-1]
+            step = [n for n in topo.inter_neighbors[here] if len(topo.inter_tiles[n]) < 3]
+            step = [n for n in step if n != prev and topo.edge_id(here, n) in topo.coast_edges]
+            nxt = max(step, key=lambda n: topo.inter_points[n][0]) if prev is None else step[0]
+            prev = here
+            ring.append(nxt)
+        assert ring[-1] == 0
+        along = [topo.edge_id(a, b) for a, b in itertools.pairwise(ring)]
+        at = sorted(along.index(e) for e in topo.harbor_edges)
+        return [(b - a) % coast for a, b in zip(at, [*at[1:], at[0]], strict=True)]
+
+    return gaps
