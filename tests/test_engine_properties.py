@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
+from ckdsl.engine.board_rules import longest_road
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.invariants import broken_invariants
@@ -103,3 +104,50 @@ def test_illegal_answers_change_nothing(seed: int, data: st.DataObject) -> None:
     with pytest.raises(IllegalAnswer):
         game.answer(junk)
     assert game.state.digest() == digest
+
+
+def _longest_trail(game: Game, player: int) -> int:
+    """The longest road the slow way: a trail from every intersection of the network,
+    through no intersection where another player's building or knight stands."""
+    state, topo = game.state, game.topo
+    roads = set(state.players[player].roads)
+
+    def blocked(i: int) -> bool:
+        return state.owner[i] not in (-1, player) or state.knight[i] not in (-1, player)
+
+    def longest_from(at: int, used: frozenset[int]) -> int:
+        if used and blocked(at):
+            return 0
+        best = 0
+        for e in topo.inter_edges[at]:
+            if e in roads and e not in used:
+                a, b = topo.edge_ends[e]
+                best = max(best, 1 + longest_from(b if a == at else a, used | {e}))
+        return best
+
+    ends = {i for e in roads for i in topo.edge_ends[e]}
+    return max((longest_from(i, frozenset()) for i in ends), default=0)
+
+
+@settings(max_examples=max(20, settings().max_examples))
+@given(data=st.data())
+def test_longest_road_is_the_longest_trail(data: st.DataObject) -> None:
+    """Random road networks (loops, branches, several pieces) with enemy pieces on them:
+    ``longest_road`` starts its walks only at ends, branches and cuts, and must still find
+    the longest trail that a walk from every intersection finds."""
+    game = start(GameSetup(seed=0))
+    state, topo = game.state, game.topo
+    near = sorted(e for e in range(len(topo.edge_ends)) if topo.edge_ends[e][0] < 20)
+    roads = data.draw(st.lists(st.sampled_from(near), unique=True, max_size=15))
+    if data.draw(st.booleans()):  # the ring of a tile: a loop with no end, unless joined
+        ring = topo.tile_corners[data.draw(st.integers(0, 3))]
+        edges = range(len(topo.edge_ends))
+        roads = [e for e in edges if set(topo.edge_ends[e]) <= set(ring)] + roads
+    state.players[0].roads[:] = list(dict.fromkeys(roads))
+    corners = sorted({i for e in near for i in topo.edge_ends[e]})
+    for i in data.draw(st.lists(st.sampled_from(corners), unique=True, max_size=4)):
+        if data.draw(st.booleans()):
+            state.owner[i] = 1
+        else:
+            state.knight[i] = 2
+    assert longest_road(game.topo, state, 0) == _longest_trail(game, 0)

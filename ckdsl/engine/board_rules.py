@@ -104,61 +104,55 @@ def knight_reach(topo: Topology, state: GameState, player: int, start: int) -> l
 
 
 def longest_road(topo: Topology, state: GameState, player: int) -> int:
-    """The player's longest simple path of roads; another player's piece breaks it (§16)."""
+    """The player's longest simple path of roads; another player's piece breaks it
+    (docs/rules.md, "The longest road")."""
     roads = state.players[player].roads
     if not roads:
         return 0
-    mine = set(roads)
-    edge_ends = topo.edge_ends
-    inter_edges = topo.inter_edges
+    # Each intersection of the network with the roads that leave it and where they lead.
+    links: dict[int, list[tuple[int, int]]] = {}
+    for e in roads:
+        a, b = topo.edge_ends[e]
+        links.setdefault(a, []).append((e, b))
+        links.setdefault(b, []).append((e, a))
+    cut = {i for i in links if not passable(state, i, player)}
     best = 0
 
     def walk(at: int, used: set[int], length: int) -> None:
         nonlocal best
-        best = max(best, length)
-        if length and not passable(state, at, player):
+        if length > best:
+            best = length
+        if length and at in cut:
             return  # the path may end here, but not run through an enemy piece
-        for e in inter_edges[at]:
-            if e in mine and e not in used:
-                a, b = edge_ends[e]
+        for e, nxt in links[at]:
+            if e not in used:
                 used.add(e)
-                walk(b if a == at else a, used, length + 1)
+                walk(nxt, used, length + 1)
                 used.discard(e)
 
     # A longest trail can be taken to start where the network ends, branches or is cut
     # (a trail that starts at a plain bend is a loop that can be turned to start at one of
     # these); a network that is only a loop gets one start of its own.
-    degree: dict[int, int] = {}
-    for e in roads:
-        for i in edge_ends[e]:
-            degree[i] = degree.get(i, 0) + 1
-    starts = [i for i, d in degree.items() if d != 2 or not passable(state, i, player)]
-    for i in starts:
-        walk(i, set(), 0)
-    seen = {i for s in starts for i in _reach(s, mine, edge_ends, inter_edges)}
-    for i in degree:
+    seen: set[int] = set()
+    for i, out in links.items():
+        if len(out) != 2 or i in cut:
+            walk(i, set(), 0)
+            if i not in seen:
+                seen |= _network(i, links)
+    for i in links:
         if i not in seen:  # a loop with no end: start anywhere on it
             walk(i, set(), 0)
-            seen |= _reach(i, mine, edge_ends, inter_edges)
+            seen |= _network(i, links)
     return best
 
 
-def _reach(
-    start: int,
-    mine: set[int],
-    edge_ends: tuple[tuple[int, int], ...],
-    inter_edges: tuple[tuple[int, ...], ...],
-) -> set[int]:
-    """Intersections joined to ``start`` by the roads ``mine``."""
+def _network(start: int, links: dict[int, list[tuple[int, int]]]) -> set[int]:
+    """Intersections joined to ``start`` by the roads of ``links``."""
     seen = {start}
     todo = [start]
     while todo:
-        at = todo.pop()
-        for e in inter_edges[at]:
-            if e in mine:
-                a, b = edge_ends[e]
-                nxt = b if a == at else a
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
+        for _, nxt in links[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
     return seen
