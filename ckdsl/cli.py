@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -28,10 +27,10 @@ from ckdsl.commands.common import (
 )
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
-from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
+from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n.catalog import LANGUAGES, REFERENCE, all_languages, load_catalog
-from ckdsl.l10n.check import KINDS, check_languages
+from ckdsl.l10n.check import check_languages
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import SCHEMA_KINDS, load_schema
 from ckdsl.validate import validate_paths
@@ -39,13 +38,13 @@ from ckdsl.validate import validate_paths
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+_F = TypeVar("_F", bound=Callable[..., object])
 
 
 class _Group(click.Group):
     """Turns errors into messages and exit codes instead of tracebacks."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except CkdslError as err:
@@ -86,6 +85,15 @@ _rules_option = click.option(
     help="A rule-set folder or variant file (default: the bundled base rules).",
 )
 _json_option = json_option
+
+
+def _echo_lines(lines: Sequence[str], err: bool = False) -> None:
+    for line in lines:
+        click.echo(line, err=err)
+
+
+def _echo_json(data: object, indent: int | None = 2) -> None:
+    click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
 
 
 def _lang_option(purpose: str) -> Callable[[_F], _F]:
@@ -131,29 +139,18 @@ def validate(paths: tuple[Path, ...], rules: Path | None, as_json: bool) -> None
     rule-set folder, a variant file (checked with everything it extends), a locale file
     (checked against --rules) or a folder of those.
     """
+    from ckdsl.reports.checks import checked_lines, error_count, validation_json
+
     report = validate_paths(list(paths), rules)
-    diagnostics = report.sorted()
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "ok": report.ok,
-                    "checked": [vars(c) for c in report.checked],
-                    "diagnostics": [d.to_json() for d in diagnostics],
-                },
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        _echo_json(validation_json(report))
     else:
+        diagnostics = report.sorted()
         _print_diagnostics(diagnostics)
-        for item in report.checked:
-            status = "ok" if item.ok else "FAILED"
-            detail = f" ({item.summary})" if item.summary else ""
-            click.echo(f"{status:6} {item.kind:9} {display_path(item.path)}{detail}")
-        if diagnostics:
-            n = sum(1 for d in diagnostics if d.severity == "error")
-            click.echo(f"{n} error{'s' if n != 1 else ''}", err=True)
+        _echo_lines(checked_lines(report))
+        count = error_count(diagnostics)
+        if count is not None:
+            click.echo(count, err=True)
     if not report.ok:
         sys.exit(EXIT_FINDINGS)
 
@@ -178,6 +175,8 @@ def schema(kind: str) -> None:
 @_json_option
 def cards(lang: str, deck: str | None, rules: Path | None, as_json: bool) -> None:
     """List the progress cards: id, deck, count, name and text."""
+    from ckdsl.reports.cards import card_lines, card_rows
+
     ruleset = _load_rules(rules)
     if deck is not None and deck not in ruleset.decks:
         raise click.BadParameter(
@@ -185,43 +184,11 @@ def cards(lang: str, deck: str | None, rules: Path | None, as_json: bool) -> Non
             param_hint="--deck",
         )
     catalog = load_catalog(lang, ruleset)
-    rows = []
-    for card_id, card in ruleset.cards.items():
-        if deck is not None and card["deck"] != deck:
-            continue
-        rows.append(
-            {
-                "id": card_id,
-                "deck": card["deck"],
-                "count": card["count"],
-                "timing": card.get("timing", "after_roll"),
-                "points": card.get("points", 0),
-                "name": catalog.card_name(card_id),
-                "text": catalog.card_text(card_id),
-            }
-        )
+    rows = card_rows(ruleset, catalog, deck)
     if as_json:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        return
-    for deck_id in ruleset.decks:
-        in_deck = [r for r in rows if r["deck"] == deck_id]
-        if not in_deck:
-            continue
-        total = sum(r["count"] for r in in_deck)
-        heading = f"{catalog.name('decks', deck_id)} ({catalog.message('cards_in_deck', total)})"
-        click.echo(heading)
-        click.echo("=" * len(heading))
-        for r in in_deck:
-            extras = [catalog.message("copies", r["count"])]
-            if r["timing"] != "after_roll":
-                extras.append(catalog.name("timings", r["timing"]))
-            if r["points"]:
-                extras.append(catalog.message("victory_points", r["points"]))
-            click.echo(f"{r['name']}  [{r['id']}]  {' · '.join(extras)}")
-            click.echo(
-                textwrap.fill(r["text"], 88, initial_indent="    ", subsequent_indent="    ")
-            )
-        click.echo()
+        _echo_json(rows)
+    else:
+        _echo_lines(card_lines(ruleset, catalog, rows))
 
 
 @cli.command()
@@ -233,6 +200,7 @@ def explain(what: str, lang: str, rules: Path | None, as_json: bool) -> None:
     """Explain a progress card (or an improvement level's ability): its name and text in a
     language, deck and count, and its effect in the DSL, as the engine reads it."""
     from ckdsl.dsl.explain import explain as explain_id
+    from ckdsl.reports.dsl import explain_lines
 
     ruleset = _load_rules(rules)
     try:
@@ -240,16 +208,9 @@ def explain(what: str, lang: str, rules: Path | None, as_json: bool) -> None:
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0]), param_hint="WHAT") from None
     if as_json:
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
-        return
-    click.echo(f"{report['name']}  [{report['id']}]")
-    click.echo(" · ".join(report["facts"]))
-    if report["text"]:
-        click.echo(textwrap.fill(report["text"], 88))
-    click.echo()
-    click.echo(f"{report['effect_heading']} ({report['source']}):")
-    for line in report["effect"].splitlines() or ["(nothing)"]:
-        click.echo("    " + line)
+        _echo_json(report)
+    else:
+        _echo_lines(explain_lines(report))
 
 
 @cli.command()
@@ -258,19 +219,14 @@ def explain(what: str, lang: str, rules: Path | None, as_json: bool) -> None:
 def vocabulary(markdown: bool, as_json: bool) -> None:
     """Every verb and function of the effect DSL, with its form and what it does."""
     from ckdsl.dsl import reference
+    from ckdsl.reports.dsl import vocabulary_lines
 
     if as_json:
-        click.echo(json.dumps(reference.rows(), indent=2, ensure_ascii=False))
+        _echo_json(reference.rows())
     elif markdown:
         click.echo(reference.markdown(), nl=False)
     else:
-        table = reference.rows()
-        click.echo("Verbs")
-        for r in table["verbs"]:
-            click.echo(f"  {r['form']}\n      {r['doc']}  (e.g. {r['example']})")
-        click.echo("Functions")
-        for r in table["functions"]:
-            click.echo(f"  {r['form']} -> {r['result']}\n      {r['doc']}")
+        _echo_lines(vocabulary_lines(reference.rows()))
 
 
 @cli.group()
@@ -293,30 +249,16 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
 
     Exits 1 when anything is found. sr-Latn is derived from sr, so it is checked as sr.
     """
+    from ckdsl.reports.checks import chosen_languages, l10n_diagnostics, l10n_json, l10n_lines
+
     ruleset = _load_rules(rules)
-    chosen = tuple(dict.fromkeys(("sr" if lang == "sr-Latn" else lang) for lang in langs))
-    languages = chosen or LANGUAGES
+    languages = chosen_languages(langs, LANGUAGES)
     findings = check_languages(ruleset, languages)
-    counts = {lang: dict.fromkeys(KINDS, 0) for lang in languages}
-    for f in findings:
-        counts.setdefault(f.language, dict.fromkeys(KINDS, 0))[f.kind] += 1
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "ok": not findings,
-                    "languages": counts,
-                    "findings": [f.to_json() for f in findings],
-                },
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        _echo_json(l10n_json(findings, languages))
     else:
-        _print_diagnostics(sorted((f.diagnostic for f in findings), key=Diagnostic.sort_key))
-        for lang, kinds in counts.items():
-            found = ", ".join(f"{n} {kind}" for kind, n in kinds.items() if n)
-            click.echo(f"{lang:3} {found or 'complete'}")
+        _print_diagnostics(l10n_diagnostics(findings))
+        _echo_lines(l10n_lines(findings, languages))
     if findings:
         sys.exit(EXIT_FINDINGS)
 
@@ -326,39 +268,12 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
 
 def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
     """The log in words, then the final scores (or all of it as JSON)."""
-    from ckdsl.engine.notation import edge_name, player_name
-    from ckdsl.l10n.events import EventRenderer
+    from ckdsl.reports.game import game_json, game_lines
 
-    state = game.state
-    colours = [player_name(game, p) for p in range(game.n)]
-    scores = {colours[p]: state.players[p].points for p in range(game.n)}
     if as_json:
-        report = {
-            "winner": colours[state.winner] if state.winner >= 0 else None,
-            "finished": state.winner >= 0,
-            "turns": state.turn,
-            "scores": scores,
-            "answers": len(game.history),
-            "state_digest": state.digest(),
-            "log": game.events,
-        }
-        click.echo(json.dumps(report, ensure_ascii=False))
-        return
-    catalog = load_catalog(lang, ruleset)
-
-    def place(piece: str, at: int) -> str:
-        return edge_name(game, at) if piece == "road" else str(at)
-
-    renderer = EventRenderer(catalog, colours, place)
-    for event in game.events:
-        line = renderer.render(event)
-        if line is not None:
-            click.echo(line)
-    click.echo()
-    click.echo(catalog.message("final_scores"))
-    for p in range(game.n):
-        name = renderer.player(p)
-        click.echo("  " + catalog.message("score_line", state.players[p].points, player=name))
+        _echo_json(game_json(game), indent=None)
+    else:
+        _echo_lines(game_lines(game, load_catalog(lang, ruleset)))
 
 
 @cli.command()
@@ -432,6 +347,7 @@ def replay(save: Path, lang: str, as_json: bool) -> None:
 @_json_option
 def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
     """Run scenario files (or every *.yaml under a folder): one line per scenario."""
+    from ckdsl.reports.scenarios import outcome_lines, passed_line
     from ckdsl.scenario import run_file, scenario_files
 
     missing = [p for p in paths if not p.exists()]
@@ -439,26 +355,13 @@ def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
         _fail([Diagnostic(str(p), 0, 0, "no such file or folder") for p in missing])
     outcomes = [run_file(path) for path in scenario_files(paths)]
     if as_json:
-        click.echo(json.dumps([o.to_json() for o in outcomes], indent=2, ensure_ascii=False))
+        _echo_json([o.to_json() for o in outcomes])
     else:
-        for o in outcomes:
-            click.echo(f"{o.status.upper():5} {o.name}  ({display_path(o.file)})")
-            if o.status == "fail":
-                click.echo(f"      step {o.step} ({o.where}): {o.reason}")
-                for m in o.mismatches:
-                    click.echo(f"      {m.field}")
-                    click.echo(f"        expected: {_show(m.expected)}")
-                    click.echo(f"        actual:   {_show(m.actual)}")
-            for d in o.diagnostics:
-                click.echo("      " + d.format())
-        passed = sum(o.status == "pass" for o in outcomes)
-        click.echo(f"{passed} of {len(outcomes)} scenarios passed", err=True)
+        for outcome in outcomes:
+            _echo_lines(outcome_lines(outcome))
+        click.echo(passed_line(outcomes), err=True)
     if any(o.status != "pass" for o in outcomes):
         sys.exit(EXIT_FINDINGS)
-
-
-def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
 
 
 @cli.command()
@@ -473,14 +376,13 @@ def board(
     """Show a board with the ids answers use: tiles, intersections, edges ("12-13")."""
     from ckdsl.board import fixed_layout, random_layout
     from ckdsl.board.svg import render_svg
+    from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing
     from ckdsl.session import load_board
 
     if seed is not None and layout is not None:
         raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
     spec, topology = load_board(map_name)
-    if layout is None and seed is None:
-        layout = "beginner" if "beginner" in spec.layouts else None
-        seed = 0 if layout is None else None
+    layout, seed = default_drawing(spec, layout, seed)
     try:
         drawn = (
             fixed_layout(spec, topology, layout)
@@ -490,57 +392,16 @@ def board(
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
     if svg_path is not None:
-        title = f"{spec.name}: " + (f"layout {layout}" if layout else f"seed {seed}")
+        title = board_title(spec, layout, seed)
         try:
             svg_path.write_text(render_svg(topology, drawn, title=title), encoding="utf-8")
         except OSError as exc:
             raise click.FileError(str(svg_path), hint=exc.strerror or str(exc)) from None
         click.echo(f"wrote {svg_path}", err=True)
-        return
-    tiles: list[dict[str, Any]] = [
-        {"id": t, "hex": list(topology.hexes[t]), "terrain": drawn.terrain[t],
-         "number": drawn.number[t], "corners": list(topology.tile_corners[t]),
-         "neighbors": list(topology.tile_neighbors[t])}
-        for t in range(len(topology.hexes))
-    ]  # fmt: skip
-    harbors = [
-        {"edge": topology.edge_name(e), "edge_id": e, "kind": kind}
-        for e, kind in zip(topology.harbor_edges, drawn.harbors, strict=False)
-    ]
-    if as_json:
-        coast = set(topology.coast_edges)
-        report = {
-            "map": spec.name,
-            "layout": layout if layout is not None else {"seed": seed},
-            "tiles": tiles,
-            "intersections": [
-                {
-                    "id": i,
-                    "tiles": list(ts),
-                    "neighbors": list(topology.inter_neighbors[i]),
-                    "edges": list(topology.inter_edges[i]),
-                }
-                for i, ts in enumerate(topology.inter_tiles)
-            ],
-            "edges": [
-                {"id": e, "name": topology.edge_name(e), "ends": list(ends), "coast": e in coast}
-                for e, ends in enumerate(topology.edge_ends)
-            ],
-            "harbors": harbors,
-            "robber": drawn.robber,
-        }
-        click.echo(json.dumps(report, indent=1))
-        return
-    click.echo(f"{spec.name}: {len(tiles)} tiles, {len(topology.inter_tiles)} intersections, "
-               f"{len(topology.edge_ends)} edges")  # fmt: skip
-    drawn_as = f"layout {layout}" if layout is not None else f"seed {seed}"
-    click.echo(f"  {drawn_as}; the robber starts on tile {drawn.robber}")
-    for tile in tiles:
-        number = tile["number"] if tile["number"] is not None else "-"
-        corners = " ".join(str(c) for c in tile["corners"])
-        click.echo(f"  tile {tile['id']:>2}  {tile['terrain']:<10} {number:>2}   corners {corners}")
-    for h in harbors:
-        click.echo(f"  harbor {h['edge']:>6}  {h['kind']}")
+    elif as_json:
+        click.echo(json.dumps(board_json(spec, topology, drawn, layout, seed), indent=1))
+    else:
+        _echo_lines(board_lines(spec, topology, drawn, layout, seed))
 
 
 def _register() -> None:

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Mapping, MutableMapping
+from typing import TypeVar
+
+_V = TypeVar("_V")
 
 
-def deep_merge(target: dict[str, Any], patch: dict[str, Any]) -> None:
-    """Merge ``patch`` into ``target``: mappings key by key, anything else replaced."""
+def deep_merge(target: MutableMapping[str, _V], patch: Mapping[str, _V]) -> None:
+    """Merge ``patch`` into ``target``: mappings key by key, anything else replaced.
+
+    Generic in the values (JSON data, in practice), since this utility sits below the
+    module that names JSON's types."""
     for key, value in patch.items():
-        if isinstance(value, dict) and isinstance(target.get(key), dict):
-            deep_merge(target[key], value)
+        current = target.get(key)
+        if isinstance(value, dict) and isinstance(current, dict):
+            deep_merge(current, value)
         else:
             target[key] = copy.deepcopy(value)

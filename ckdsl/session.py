@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ckdsl import board
 from ckdsl.bots import Bot
@@ -23,6 +23,8 @@ from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
+from ckdsl.jsondata import text as as_text
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
@@ -129,12 +131,37 @@ def play(game: Game, bots: Sequence[Bot], on_answer: Callable[[Game], None] | No
 # --- save files ---------------------------------------------------------------------------
 
 
-def save_data(game: Game, setup: GameSetup) -> dict[str, Any]:
+class SetupData(TypedDict):
+    rules: str
+    map: str
+    layout: str | None
+    players: int
+    seed: int
+
+
+class SaveData(TypedDict):
+    """A save file's content (keys in the order they are written)."""
+
+    format: str
+    version: int
+    setup: SetupData
+    ruleset_hash: str
+    answers: list[str]
+    state_digest: str
+
+
+def save_data(game: Game, setup: GameSetup) -> SaveData:
     """The save file's content: setup, rule-set hash, readable answers, final digest."""
     return {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
-        "setup": asdict(setup),
+        "setup": {
+            "rules": setup.rules,
+            "map": setup.map,
+            "layout": setup.layout,
+            "players": setup.players,
+            "seed": setup.seed,
+        },
         "ruleset_hash": game.rules.ruleset_hash,
         "answers": [format_option(game, option) for option in game.history],
         "state_digest": game.state.digest(),
@@ -145,7 +172,7 @@ def write_save(path: Path, game: Game, setup: GameSetup) -> None:
     path.write_text(json.dumps(save_data(game, setup), indent=1) + "\n", encoding="utf-8")
 
 
-def read_save(path: Path) -> tuple[GameSetup, dict[str, Any]]:
+def read_save(path: Path) -> tuple[GameSetup, JsonObject]:
     """The setup and raw content of a save file; raises CkdslError naming what is wrong."""
     where = str(path)
     try:
@@ -155,7 +182,7 @@ def read_save(path: Path) -> tuple[GameSetup, dict[str, Any]]:
     except UnicodeDecodeError:
         raise CkdslError([Diagnostic(where, 0, 0, "not a save file (not UTF-8 text)")]) from None
     try:
-        data = json.loads(text)
+        data: JsonValue = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CkdslError(
             [Diagnostic(where, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")]
@@ -188,7 +215,15 @@ def read_save(path: Path) -> tuple[GameSetup, dict[str, Any]]:
     answers = data.get("answers")
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
         raise CkdslError([Diagnostic(where, 1, 1, "'answers' must be a list of texts")])
-    return GameSetup(**setup_data), data
+    layout = setup_data["layout"]
+    setup = GameSetup(
+        rules=as_text(setup_data["rules"]),
+        map=as_text(setup_data["map"]),
+        layout=None if layout is None else as_text(layout),
+        players=integer(setup_data["players"]),
+        seed=integer(setup_data["seed"]),
+    )
+    return setup, data
 
 
 def replay(path: Path) -> tuple[Game, GameSetup]:
@@ -202,7 +237,8 @@ def replay(path: Path) -> tuple[Game, GameSetup]:
             "(the rule set's hash differs); replay it with the rules it was played under"
         )
         raise CkdslError([Diagnostic(where, 1, 1, message)])
-    for number, text in enumerate(data["answers"], start=1):
+    for number, answer in enumerate(arr(data["answers"]), start=1):
+        text = as_text(answer)
         try:
             game.answer(parse_answer(game, text))
         except IllegalAnswer as exc:

@@ -8,9 +8,9 @@ Every problem of every path is collected before anything is printed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ckdsl.board.maps import load_map
 from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
@@ -23,6 +23,9 @@ from ckdsl.rules.schemas import load_schema
 from ckdsl.rules.yamlload import load_yaml
 
 SKIPPED_FOLDERS = {"schema"}
+
+Reference = Callable[[], "RuleSet | None"]
+"""The rule set locale and map files are checked against, loaded on first use."""
 
 
 @dataclass
@@ -72,7 +75,7 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
     return report
 
 
-def _validate_one(path: Path, report: Report, reference: Any, seen: set[Path]) -> None:
+def _validate_one(path: Path, report: Report, reference: Reference, seen: set[Path]) -> None:
     resolved = path.resolve()
     if resolved in seen:
         return
@@ -158,7 +161,7 @@ def _validate_ruleset(path: Path, report: Report, kind: str) -> None:
     report.checked.append(Checked(str(path), kind, ok, summary))
 
 
-def _validate_map(path: Path, report: Report, reference: Any) -> None:
+def _validate_map(path: Path, report: Report, reference: Reference) -> None:
     """A map file, and whether the reference rule set knows its terrains."""
     ruleset = reference()
     if ruleset is None:
@@ -172,7 +175,7 @@ def _validate_map(path: Path, report: Report, reference: Any) -> None:
     report.checked.append(Checked(str(path), "map", ok, summary))
 
 
-def _validate_locale(path: Path, report: Report, reference: Any) -> None:
+def _validate_locale(path: Path, report: Report, reference: Reference) -> None:
     locale, problems = load_locale_file(path)
     ruleset = reference()
     if locale is not None and ruleset is not None:

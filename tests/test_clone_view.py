@@ -217,3 +217,38 @@ def test_the_log_as_each_player_saw_it() -> None:
     assert len(seen) == len(game.events)
     hidden = [e for e in seen if e["event"] == "draw" and e["player"] != 0]
     assert hidden and all(e["card"] == HIDDEN for e in hidden)
+
+
+def test_a_clone_taken_during_an_offer_keeps_the_offer_shared() -> None:
+    """The players asked about an offer and its maker share one offer (who accepted): in a
+    clone taken while the answers come in, an acceptance must reach the maker's choice of
+    partner, as it does in the original."""
+    game = start(GameSetup(seed=3), log=False)
+    bots = [RandomBot(3 + p) for p in range(4)]
+    goods = game.rules.goods
+    while True:
+        decision = game.pending
+        assert decision.kind != "over", "no offer could be made"
+        if decision.kind == "main":
+            me = game.state.players[decision.player]
+            give = next((g for g in range(len(goods)) if me.hand[g]), None)
+            takers = [
+                (q, h)
+                for q in range(4)
+                for h in range(len(goods))
+                if q != decision.player and h != give and game.state.players[q].hand[h]
+            ]
+            if give is not None and takers:
+                break
+        game.answer(bots[decision.player].choose(game.view(decision.player)))
+    acceptor, wanted = takers[0]
+    game.answer(("offer", {goods[give]: 1}, {goods[wanted]: 1}))
+    while game.pending.player != acceptor:
+        game.answer(("decline",))
+    copy = game.clone()
+    for g in (game, copy):
+        g.answer(("accept",))
+        while g.pending.kind == "respond":
+            g.answer(("decline",))
+        assert g.pending.kind == "partner"
+        assert ("partner", acceptor) in g.pending.options

@@ -77,7 +77,8 @@ def test_the_engines_own_parameters_are_declared() -> None:
         for folder in ("engine", "dsl")
         for p in (REPO / "ckdsl" / folder).glob("*.py")
     )
-    read = set(re.findall(r"""param(?:s)?[(\[]\s*"([a-z_]+)"\s*[)\]]""", source))
+    accessors = r"(?:\.param|\.number|\.flag|\.text|\.names)\(|params\["
+    read = set(re.findall(rf"""(?:{accessors})\s*"([a-z_]+)"\s*[)\]]""", source))
     read |= set(re.findall(r'"(progress_hand_limit(?:_own_turn)?)"', source))
     assert read == ENGINE_PARAMETERS
 

@@ -1,6 +1,6 @@
 """The generic hex board: map files, topology, layouts and pictures.
 
-Any hex map works, not only the standard one; the engine reads only the precomputed
+Every hex map works, not only the standard one; the engine reads only the precomputed
 adjacency of a :class:`Topology` and the terrain/number of a :class:`Layout`.
 """
 

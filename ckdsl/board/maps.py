@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ckdsl.board.topology import SIDE_STEPS, Hex
 from ckdsl.diagnostics import Diagnostic, JsonPath, sorted_diagnostics
+from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.paths import rules_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest, validate
@@ -99,33 +99,48 @@ def load_map(
     def report(at: JsonPath, message: str) -> None:
         problems.append(Diagnostic.at(positions.value(at), message, at))
 
-    spec = _spec(str(path), doc.data)
+    data = obj(doc.data)  # the schema says it is a mapping
+    spec = _spec(str(path), data)
     _check_shape(spec, report)
     _check_pools(spec, report)
     _check_layouts(spec, report)
     if terrains is not None:
-        _check_ids(doc.data, positions, terrains, resources, problems)
+        _check_ids(data, positions, terrains, resources, problems)
     return (None if problems else spec), sorted_diagnostics(problems)
 
 
-def _spec(file: str, data: dict[str, Any]) -> MapSpec:
-    layouts = {
-        name: FixedLayout(
-            tuple(lay["terrains"]), tuple(lay["numbers"]), tuple(lay.get("harbors", ()))
-        )
-        for name, lay in (data.get("layouts") or {}).items()
-    }
+def _texts(value: JsonValue) -> tuple[str, ...]:
+    return tuple(map(text, arr(value)))
+
+
+def _amounts(value: JsonValue) -> dict[str, int]:
+    return {key: integer(n) for key, n in obj(value).items()}
+
+
+def _hex(value: JsonValue) -> Hex:
+    pair = arr(value)
+    return integer(pair[0]), integer(pair[1])
+
+
+def _layout(data: JsonObject) -> FixedLayout:
+    numbers = tuple(None if n is None else integer(n) for n in arr(data["numbers"]))
+    return FixedLayout(_texts(data["terrains"]), numbers, _texts(data.get("harbors", [])))
+
+
+def _spec(file: str, data: JsonObject) -> MapSpec:
+    """The map as its (schema-checked) data states it."""
+    harbors = [obj(h) for h in arr(data.get("harbors", []))]
     return MapSpec(
         file=file,
-        name=data["name"],
-        hexes=tuple((h[0], h[1]) for h in data["hexes"]),
-        terrains=dict(data["terrains"]),
-        numbers=tuple(data["numbers"]),
-        no_number=frozenset(data.get("no_number", ())),
-        apart=frozenset(data.get("apart", ())),
-        harbors=tuple(((h["hex"][0], h["hex"][1]), h["side"]) for h in data.get("harbors", ())),
-        harbor_kinds=dict(data.get("harbor_kinds") or {}),
-        layouts=layouts,
+        name=text(data["name"]),
+        hexes=tuple(_hex(h) for h in arr(data["hexes"])),
+        terrains=_amounts(data["terrains"]),
+        numbers=tuple(map(integer, arr(data["numbers"]))),
+        no_number=frozenset(_texts(data.get("no_number", []))),
+        apart=frozenset(map(integer, arr(data.get("apart", [])))),
+        harbors=tuple((_hex(h["hex"]), integer(h["side"])) for h in harbors),
+        harbor_kinds=_amounts(data.get("harbor_kinds") or {}),
+        layouts={name: _layout(obj(lay)) for name, lay in obj(data.get("layouts") or {}).items()},
     )
 
 
@@ -200,7 +215,7 @@ def _check_layouts(spec: MapSpec, report: _Report) -> None:
 
 
 def _check_ids(
-    data: dict[str, Any],
+    data: JsonObject,
     positions: Positions,
     terrains: Collection[str],
     resources: Collection[str] | None,
@@ -217,20 +232,21 @@ def _check_ids(
         problems.append(Diagnostic.at(positions.key(pos_at), message, pos_at))
 
     kinds = {GENERIC, *(resources or ())}
-    for t in data["terrains"]:
+    for t in obj(data["terrains"]):
         if t not in terrains:
             unknown_key(("terrains", t), t, "terrain", terrains)
-    for k, t in enumerate(data.get("no_number", ())):
+    for k, t in enumerate(_texts(data.get("no_number", []))):
         if t not in terrains:
             unknown(("no_number", k), t, "terrain", terrains)
-    for kind in data.get("harbor_kinds") or {}:
+    for kind in obj(data.get("harbor_kinds") or {}):
         if resources is not None and kind not in kinds:
             unknown_key(("harbor_kinds", kind), kind, "harbor kind", sorted(kinds))
-    for name, lay in (data.get("layouts") or {}).items():
-        for k, t in enumerate(lay["terrains"]):
+    for name, value in obj(data.get("layouts") or {}).items():
+        lay = obj(value)
+        for k, t in enumerate(_texts(lay["terrains"])):
             if t not in terrains:
                 unknown(("layouts", name, "terrains", k), t, "terrain", terrains)
-        for k, kind in enumerate(lay.get("harbors", ())):
+        for k, kind in enumerate(_texts(lay.get("harbors", []))):
             if resources is not None and kind not in kinds:
                 at: JsonPath = ("layouts", name, "harbors", k)
                 unknown(at, kind, "harbor kind", sorted(kinds))

@@ -17,13 +17,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from ckdsl.engine.decisions import Option
 from ckdsl.rng import derive
 
 if TYPE_CHECKING:
     from ckdsl.engine.view import PlayerView
+
+
+ParamValue: TypeAlias = "bool | int | float | str"
+"""The value of a bot parameter: what a spec's ``key=value`` parses to."""
 
 
 class Bot(Protocol):
@@ -42,7 +46,7 @@ class Param:
 
     name: str
     kind: type
-    default: Any
+    default: ParamValue
     doc: str
     low: float | None = None  # the smallest value allowed
 
@@ -63,7 +67,7 @@ class BotSpec:
     """A bot as named on a command line: its name and the parameters given."""
 
     name: str
-    params: tuple[tuple[str, Any], ...] = ()
+    params: tuple[tuple[str, ParamValue], ...] = ()
 
     def __str__(self) -> str:
         if not self.params:
@@ -85,7 +89,7 @@ class BotSpec:
         return info.make(seed, **dict(self.params))
 
 
-def _show(value: Any) -> str:
+def _show(value: ParamValue) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, float) else str(value)
@@ -121,7 +125,7 @@ def parse_spec(text: str) -> BotSpec:
     name, _, rest = text.strip().partition(":")
     info = bot_info(name.strip())
     known = {p.name: p for p in info.params}
-    params: dict[str, Any] = {}
+    params: dict[str, ParamValue] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, raw = item.partition("=")
         key = key.strip()
@@ -136,13 +140,13 @@ def parse_spec(text: str) -> BotSpec:
     return BotSpec(info.name, tuple(sorted(params.items())))
 
 
-def _value(param: Param, raw: str, bot: str) -> Any:
+def _value(param: Param, raw: str, bot: str) -> ParamValue:
     where = f"{bot}:{param.name}"
     try:
         if param.kind is bool:
             if raw.lower() not in ("true", "false", "yes", "no", "1", "0"):
                 raise ValueError
-            value: Any = raw.lower() in ("true", "yes", "1")
+            value: ParamValue = raw.lower() in ("true", "yes", "1")
         elif param.kind is int:
             if not re.fullmatch(r"[+-]?\d{1,18}", raw):
                 raise ValueError
@@ -157,7 +161,7 @@ def _value(param: Param, raw: str, bot: str) -> Any:
             value = raw
     except ValueError:
         raise BotError(f"{where}: '{raw[:40]}' is not a {param.kind.__name__}") from None
-    if param.low is not None and value < param.low:
+    if param.low is not None and not isinstance(value, str) and value < param.low:
         raise BotError(f"{where}: {value} is below the smallest allowed value, {param.low}")
     return value
 

@@ -155,10 +155,10 @@ class Evaluator:
         self.odds = dice_odds(rules)
         self.goods = good_values(rules)
         self.mean_good = sum(self.goods[g] for g in rules.resources) / max(1, rules.resource_count)
-        self.bank_rate = int(rules.param("bank_trade_rate"))
-        self._production_key: tuple[Any, Any, int, list[int], list[int | None]] | None = None
+        self.bank_rate = rules.number("bank_trade_rate")
+        self._production_key: tuple[object, object, int, list[int], list[int | None]] | None = None
         self._production_found: list[tuple[list[float], float]] = []
-        self.target_points = int(rules.param("points_to_win"))
+        self.target_points = rules.number("points_to_win")
         self.points = rules.points
 
     # --- production ------------------------------------------------------------------------

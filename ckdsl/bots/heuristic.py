@@ -23,7 +23,7 @@ Nothing in it names a card, a piece or a good: it plays every variant unchanged.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotInfo, Param, register
 from ckdsl.bots.features import (
@@ -35,6 +35,7 @@ from ckdsl.bots.features import (
     load_weights,
 )
 from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
+from ckdsl.engine.tasks import RespondTask, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -181,7 +182,7 @@ class HeuristicBot:
         cards, giving the good held most beyond what that purchase needs: the first offer
         of the turn only, and only if the hand is then worth more."""
         state, rules = game.state, game.rules
-        if state.offers_made or not rules.param("trade_offers_per_turn"):
+        if state.offers_made or not rules.number("trade_offers_per_turn"):
             return None
         ev = self.evaluator(game)
         mine = state.players[me]
@@ -252,7 +253,7 @@ class HeuristicBot:
             return max(options, key=lambda o: ev.tile_harm(game, o[1], player))
         if kind == "steal":
             return max(options, key=lambda o: (state.players[o[1]].points, -o[1]))
-        if kind == "lose_city":
+        if kind == "pillage":
             return min(options, key=lambda o: city_value(ev, game, o[1]))
         if kind == "respond":
             return self.respond(game, player, options)
@@ -279,9 +280,8 @@ class HeuristicBot:
         if ("accept",) not in options:
             return ("decline",)
         state, rules = game.state, game.rules
-        task = state.queue[0]
-        offer: dict[str, Any] = task[2]
-        if state.players[offer["from"]].points >= rules.param("points_to_win") - 2:
+        offer = expect(state.queue[0], RespondTask).offer
+        if state.players[offer["from"]].points >= rules.number("points_to_win") - 2:
             return ("decline",)
         ev = self.evaluator(game)
         me = state.players[player]

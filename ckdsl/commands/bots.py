@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
@@ -20,27 +19,14 @@ def bots_command(as_json: bool) -> None:
     separated by commas, e.g. mcts:iterations=200,exploration=0.5. In a list of players
     a comma followed by key=value continues the bot before it.
     """
-    from ckdsl.bots import bots
+    from ckdsl.reports.bots import bot_lines, bot_rows
 
-    rows: list[dict[str, Any]] = [
-        {
-            "name": info.name,
-            "version": info.version,
-            "summary": info.summary,
-            "params": [
-                {"name": p.name, "type": p.kind.__name__, "default": p.default, "doc": p.doc}
-                for p in info.params
-            ],
-        }
-        for info in bots()
-    ]
+    rows = bot_rows()
     if as_json:
         click.echo(json.dumps(rows, indent=2))
-        return
-    for row in rows:
-        click.echo(f"{row['name']}  (version {row['version']})  {row['summary']}")
-        for p in row["params"]:
-            click.echo(f"    {p['name']}={p['default']}  ({p['type']})  {p['doc']}")
+    else:
+        for line in bot_lines(rows):
+            click.echo(line)
 
 
 COMMANDS = [bots_command]

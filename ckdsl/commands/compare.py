@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -32,8 +32,10 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ckdsl.sim.compare import ComparisonReport
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
+    from ckdsl.sim.sprt_run import SprtMetric, SprtTest
 
 DEFAULT_PLAYERS = DEFAULT_LINEUP
 MAX_GAMES_FACTOR = 10
@@ -414,13 +416,13 @@ def _play_and_compare(
     level: float,
     bootstrap: bool,
     seed: int,
-    sprt_metric: Any,
+    sprt_metric: SprtMetric | None,
     h0: float | None,
     h1: float | None,
     alpha: float,
     beta: float,
     max_seeds: int,
-) -> tuple[Any, list[RunResult]]:
+) -> tuple[ComparisonReport, list[RunResult]]:
     from ckdsl.sim.compare import StoppingRule, compare
 
     results: list[RunResult] = []
@@ -433,7 +435,7 @@ def _play_and_compare(
     else:
         from ckdsl.sim.sprt_run import until_significant
 
-        def on_batch(seeds: int, tests: Sequence[Mapping[str, Any]]) -> None:
+        def on_batch(seeds: int, tests: Sequence[SprtTest]) -> None:
             if quiet:
                 return
             for test in tests:
@@ -485,7 +487,7 @@ def _play_and_compare(
 
 
 def _emit(
-    report: Any,
+    report: ComparisonReport,
     results: Sequence[RunResult],
     as_json: bool,
     report_path: Path | None,
@@ -502,7 +504,7 @@ def _emit(
     else:
         print_report(report)
     played = sum(r.played for r in results)
-    run_facts = {
+    run_facts: dict[str, str | int] = {
         "command": " ".join(command),
         "wall time": f"{wall:.1f} s",
         "games played in this run": played,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +22,9 @@ from ckdsl.commands.common import (
     run_experiment,
     scheduler_option,
 )
+
+if TYPE_CHECKING:
+    from ckdsl.sim.experiment import Experiment, WorkSpec
 
 DEFAULT_PLAYERS = DEFAULT_LINEUP
 
@@ -137,18 +140,14 @@ def simulate_command(
         click.echo(result.describe() + where, err=True)
 
 
-def _report(experiment: Any, spec: Any, out: Path, as_json: bool) -> None:
+def _report(experiment: Experiment, spec: WorkSpec, out: Path, as_json: bool) -> None:
+    from ckdsl.sim.experiment import experiment_header
     from ckdsl.sim.store import read_results
     from ckdsl.sim.summary import format_summary, summarize
 
     summary = summarize(read_results(out, experiment.keys()))
     if as_json:
-        header = {
-            **spec.describe(),
-            "games": experiment.games,
-            "rotations": len(experiment.rotations),
-            "total": experiment.total,
-        }
+        header = experiment_header(experiment, spec)
         text = json.dumps({"experiment": header, "summary": summary}, indent=1)
         click.echo(text)
     else:
@@ -156,7 +155,7 @@ def _report(experiment: Any, spec: Any, out: Path, as_json: bool) -> None:
 
 
 def _command_line(
-    rules: str, experiment: Any, jobs: int | None, scheduler: str | None, out: Path | None
+    rules: str, experiment: Experiment, jobs: int | None, scheduler: str | None, out: Path | None
 ) -> list[str]:
     """The command as the manifest records it: every option that shapes the results."""
     line = ["ckdsl", "simulate", rules, "--players", ",".join(experiment.lineups[0])]

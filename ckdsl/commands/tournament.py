@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +21,9 @@ from ckdsl.commands.common import (
     run_experiment,
     scheduler_option,
 )
+
+if TYPE_CHECKING:
+    from ckdsl.sim.tournament import TournamentReport
 
 
 @click.command("tournament")
@@ -93,13 +96,13 @@ def tournament_command(
     require_extra("pandas", "pyarrow", "openskill")
     from ckdsl.sim.experiment import Experiment
     from ckdsl.sim.store import read_results
-    from ckdsl.sim.tournament import lineups, standings
+    from ckdsl.sim.tournament import lineups, standings, tournament_report
 
     given = bot_specs(",".join(bots), param_hint="BOTS")
     specs = [spec.full() for spec in given]
     shown = {spec.full(): str(spec) for spec in given}
     compiled = load_rules(rules).compiled
-    low, high = compiled.param("players_min"), compiled.param("players_max")
+    low, high = compiled.number("players_min"), compiled.number("players_max")
     if seats is None:
         seats = len(specs) if low <= len(specs) <= high else min(max(4, low), high)
     if not low <= seats <= high:
@@ -126,60 +129,44 @@ def tournament_command(
             command=command,
             kind="tournament",
         )
-        report = standings(read_results(folder, experiment.keys()), level)
+        found = standings(read_results(folder, experiment.keys()), level)
     if not quiet:
         click.echo(result.describe(), err=True)
-    report["lineups"] = [list(lineup) for lineup in experiment.lineups]
-    for row in report["standings"]:
-        row["name"] = shown[row["bot"]]
-    report["seeds"] = games
-    report["master_seed"] = seed
+    report = tournament_report(found, experiment.lineups, games, seed, shown)
     if as_json:
         click.echo(json.dumps(report, indent=2, sort_keys=True))
     else:
         _print(report)
 
 
-def _print(report: dict[str, Any]) -> None:
+def _print(report: TournamentReport) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from ckdsl.sim.tournament import (
+        STANDINGS_HEADINGS,
+        ahead_cells,
+        standings_cells,
+        standings_footer,
+        standings_title,
+    )
+
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
-    table = Table(title=f"{report['games']} games ({report['unfinished']} unfinished)")
-    for heading in ("bot", "seats", "wins", "win rate [interval]", "points", "rating (μ ± σ)"):
+    table = Table(title=standings_title(report))
+    for heading in STANDINGS_HEADINGS:
         table.add_column(heading, justify="left" if heading == "bot" else "right")
-    for s in report["standings"]:
-        rate = s["win_rate"]
-        shown = (
-            f"{rate['estimate']:.1%} [{rate['low']:.1%}, {rate['high']:.1%}]"
-            if rate["estimate"] is not None
-            else "-"
-        )
-        table.add_row(
-            s["name"],
-            str(s["seats"]),
-            str(s["wins"]),
-            shown,
-            f"{s['mean_points']:.1f}",
-            f"{s['mu']:.1f} ± {s['sigma']:.1f}",
-        )
+    for cells in standings_cells(report):
+        table.add_row(*cells)
     console.print(table)
-    names = [s["bot"] for s in report["standings"]]
-    short = {s["bot"]: s["name"] for s in report["standings"]}
-    cells = {(p["bot"], p["opponent"]): p for p in report["pairwise"]}
+    names, rows = ahead_cells(report)
     pairs = Table(title="ahead", caption="how often the row bot finished ahead of the column bot")
     pairs.add_column("")
     for name in names:
-        pairs.add_column(short[name], justify="right")
-    for a in names:
-        row = [short[a]]
-        for b in names:
-            cell = cells.get((a, b))
-            share = cell["ahead"]["estimate"] if cell else None
-            row.append("-" if share is None else f"{share:.0%}")
+        pairs.add_column(name, justify="right")
+    for row in rows:
         pairs.add_row(*row)
     console.print(pairs)
-    console.print(f"{report['intervals']} intervals at {report['level']:.0%}; {report['rating']}")
+    console.print(standings_footer(report))
 
 
 COMMANDS = [tournament_command]

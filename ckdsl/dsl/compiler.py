@@ -914,10 +914,10 @@ def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
         return fn
     what = family(expected)
     const = _const_of(fn)
-    assert const is not None  # every literal compiles to a constant
-    value = const[0]
 
     def check(env: Env) -> Any:
+        # A written number, or a name bound to one (an item of `[0, 23]`).
+        value = const[0] if const is not None else fn(env)
         count = board_size(env, what)
         if not 0 <= value < count:
             raise EffectFailure(f"there is no {what} {value} on this board (0 to {count - 1})")

@@ -13,12 +13,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from ckdsl.dsl.types import Type
+from ckdsl.engine.values import Value
 
 if TYPE_CHECKING:
     from ckdsl.engine.allow import Env
+
+
+Args: TypeAlias = "list[Value]"
+"""A verb's arguments, in the order of its parameters. The DSL's checker has given each
+the type of its parameter before the program runs (``ckdsl.dsl.compiler``), so a verb
+reads ``args[k]`` as that type (``ckdsl.dsl.values``: narrowing that says so)."""
+
+Clauses: TypeAlias = "dict[str, Value]"
+"""A verb's clauses by their preposition (``from``, ``to``, ``by``...), typed likewise."""
+
+VerbImpl: TypeAlias = "Callable[[Env, Args, Clauses, frozenset[str]], None]"
+FunctionImpl: TypeAlias = "Callable[..., Value]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +42,7 @@ class Function:
     params: tuple[Type, ...]
     result: Type
     doc: str
-    impl: Callable[..., Any]
+    impl: FunctionImpl
     # What of the state it reads (``READS``), so a formula calling only such functions
     # can be cached on those parts; None: not declared (never cached).
     reads: frozenset[str] | None = None
@@ -59,7 +72,7 @@ class Verb:
     clauses: dict[str, Param]
     flags: frozenset[str]
     doc: str
-    impl: Callable[[Env, list[Any], dict[str, Any], frozenset[str]], None]
+    impl: VerbImpl
     example: str = ""
     decides: dict[str, str] = field(default_factory=dict)  # word -> choice kind if no `at`
 
@@ -83,11 +96,11 @@ def function(
     doc: str,
     *,
     reads: tuple[str, ...] | None = None,
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+) -> Callable[[FunctionImpl], FunctionImpl]:
     assert reads is None or set(reads) <= READS, reads
     declared = frozenset(reads) if reads is not None else None
 
-    def register(impl: Callable[..., Any]) -> Callable[..., Any]:
+    def register(impl: FunctionImpl) -> FunctionImpl:
         FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl, declared))
         return impl
 

@@ -6,7 +6,7 @@ inside an effect can be copied, saved, hashed and replayed like any other. The e
 the frame for its options (``TASK_OPTIONS``): the effect runs until it needs an answer (a
 ``choose``, an ``optional`` block), ends, or queues work of its own (a discard by another
 player, a displaced knight): that work runs first, and the effect resumes after it. The
-answer comes back through ``Game.answer`` like every other (``HANDLERS``).
+answer comes back through ``Game.answer`` like every other (``DECISIONS``).
 """
 
 from __future__ import annotations
@@ -35,12 +35,13 @@ from ckdsl.dsl.compiler import (
     selected_items,
 )
 from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.types import CHOICE_KINDS
 from ckdsl.engine.allow import Env
-from ckdsl.engine.decisions import Decision, Option
-from ckdsl.engine.frames import Frame, new_frame
+from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb
+from ckdsl.engine.frames import new_frame
 from ckdsl.engine.progress import under_deck
-from ckdsl.engine.state import Task
+from ckdsl.engine.tasks import EffectTask, Frame, Task, expect
+from ckdsl.engine.values import Variables
+from ckdsl.events import EventKind
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -65,14 +66,14 @@ def start_card(game: Game, player: int, card: str) -> None:
     if card not in game.rules.programs.cards:
         under_deck(game, card)
         return
-    game.push(("effect", new_frame("card", card, player)))
+    game.push(EffectTask("effect", new_frame("card", card, player)))
 
 
-def _finish(game: Game, task: Task) -> None:
+def _finish(game: Game, task: EffectTask) -> None:
     queue = game.state.queue
     if queue and queue[0] is task:
         queue.pop(0)
-    frame = task[1]
+    frame = task.frame
     if frame["src"] == "card":
         under_deck(game, frame["id"])
 
@@ -82,7 +83,8 @@ def _effect_options(game: Game, task: Task) -> tuple[Option, ...]:
 
     An effect that asks for what the board does not have (a tile number beyond the map,
     in a house rule) ends there, and the log says where and why."""
-    frame: Frame = task[1]
+    task = expect(task, EffectTask)
+    frame = task.frame
     program = _program(game, frame)
     if program is None:
         _finish(game, task)
@@ -94,12 +96,11 @@ def _effect_options(game: Game, task: Task) -> tuple[Option, ...]:
         return ()
 
 
-def _failed(game: Game, task: Task, program: Program, failure: EffectFailure) -> None:
-    frame: Frame = task[1]
-    where = _SOURCE_NAMES[frame["src"]]
+def _failed(game: Game, task: EffectTask, program: Program, failure: EffectFailure) -> None:
+    frame = task.frame
+    where, event = _SOURCE_NAMES[frame["src"]]
     line = program.lines[frame["pc"]] if frame["pc"] < len(program.lines) else 0
-    game.log(f"{where}_failed", frame["me"], **{where: frame["id"]}, line=line,
-             reason=str(failure))  # fmt: skip
+    game.log(event, frame["me"], **{where: frame["id"]}, line=line, reason=str(failure))
     _finish(game, task)
 
 
@@ -112,7 +113,7 @@ MAX_NESTED_HOOKS = 32
 hook that runs itself goes round the queue instead of the Python stack)."""
 
 
-def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = None) -> None:
+def run_hook(game: Game, hook: str, me: int, variables: Variables | None = None) -> None:
     """Run the rule set's hook ``hook`` for ``me`` now, before anything waiting.
 
     A hook runs at once, without waiting in the queue, up to the point where it needs an
@@ -134,7 +135,7 @@ def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = 
         # Not compiled to Python (``closures_only``, a shape ``run_code`` does not take),
         # or deep in hooks: it runs first in the queue, instruction by instruction
         # (``_steps``), which comes to the same.
-        game.push(("effect", new_frame("hook", hook, me, variables)))
+        game.push(EffectTask("effect", new_frame("hook", hook, me, variables)))
         return
     game.hook_depth = depth + 1
     try:
@@ -147,31 +148,38 @@ def run_hook(game: Game, hook: str, me: int, variables: dict[str, Any] | None = 
             pc = run(Env(game, me, variables), loops, waiting, at)
         except EffectFailure as failure:
             frame = _frame(hook, me, variables, loops, at[0])
-            _failed(game, ("effect", frame), programs.hooks[hook], failure)
+            _failed(game, EffectTask("effect", frame), programs.hooks[hook], failure)
             return
         if pc >= 0:  # it stops to wait, in front of what waited before it began
-            queue.insert(len(queue) - waiting, ("effect", _frame(hook, me, variables, loops, pc)))
+            frame = _frame(hook, me, variables, loops, pc)
+            queue.insert(len(queue) - waiting, EffectTask("effect", frame))
     finally:
         game.hook_depth = depth
 
 
-_SOURCE_NAMES = {"card": "card", "ability": "level", "hook": "hook", "action": "action"}
-"""How the log names what failed: the card, the level (of an ability), hook or action."""
+_SOURCE_NAMES: dict[str, tuple[str, EventKind]] = {
+    "card": ("card", "card_failed"),
+    "ability": ("level", "level_failed"),
+    "hook": ("hook", "hook_failed"),
+    "action": ("action", "action_failed"),
+}
+"""How the log names what failed (the card, the level of an ability, the hook or the
+action) and the event that says so."""
 
 
-def _frame(hook: str, me: int, variables: dict[str, Any], loops: list[Any], pc: int) -> Frame:
+def _frame(hook: str, me: int, variables: Variables, loops: list[list[Any]], pc: int) -> Frame:
     """The frame of a hook run at once (``run_hook``), where it stands."""
     frame = new_frame("hook", hook, me)
     frame["pc"], frame["vars"], frame["loops"] = pc, variables, loops
     return frame
 
 
-def _steps(game: Game, task: Task, program: Program) -> tuple[Option, ...]:
+def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]:
     """Run the effect of ``task``, at the head of the queue, from where its frame stands,
     until it ends, stops to wait or asks a question (its options). The loop counts with a
     local ``pc``, written back into the frame however it stops (a failure included: its
     message names the line)."""
-    frame: Frame = task[1]
+    frame = task.frame
     pc = frame["pc"]
     code = program.code
     end = len(code)
@@ -308,18 +316,19 @@ def _has_candidate(env: Env, spec: ChooseSpec) -> bool:
     return has_item(env, spec.source, spec.binder, spec.where)
 
 
-def effect_decision(game: Game, task: Task, options: tuple[Option, ...]) -> Decision:
-    frame: Frame = task[1]
+def effect_decision(game: Game, task: EffectTask, options: tuple[Option, ...]) -> Decision:
+    frame = task.frame
     program = _program(game, frame)
     assert program is not None
     ins = program.code[frame["pc"]]
-    kind = "optional" if ins[0] == OPTIONAL else f"choose_{ins[1].kind}"
-    return Decision(frame["asker"], kind, options)
+    if ins[0] == OPTIONAL:
+        return Decision(frame["asker"], "optional", options)
+    return Decision(frame["asker"], CHOICE_DECISIONS[ins[1].kind], options)
 
 
 def _on_answer(game: Game, player: int, option: Option) -> None:
-    task = game.state.queue[0]
-    frame: Frame = task[1]
+    task = expect(game.state.queue[0], EffectTask)
+    frame = task.frame
     program = _program(game, frame)
     assert program is not None
     ins = program.code[frame["pc"]]
@@ -383,5 +392,16 @@ def refusal(game: Game, player: int, opening: tuple[tuple[Any, ...], ...]) -> st
     return None
 
 
-HANDLERS = {"optional": _on_answer, **{f"choose_{kind}": _on_answer for kind in CHOICE_KINDS}}
+# An effect's questions (`choose`, `optional`) are answered through one handler, which
+# finds in the effect's frame what was asked.
+DECISIONS = (
+    Asked("optional", _on_answer),
+    *(Asked(kind, _on_answer) for kind in CHOICE_DECISIONS.values()),
+)
+VERBS = (
+    Verb("choose", "choose {1} {2:value}"),
+    Verb("done", "done"),
+    Verb("do", "do"),
+    Verb("skip", "skip"),
+)
 TASK_OPTIONS = {"effect": _effect_options}

@@ -9,10 +9,8 @@ of them happen, when and to whom is the rule set's.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.registry import Param, function, verb
+from ckdsl.dsl.registry import Args, Clauses, Param, function, verb
 from ckdsl.dsl.types import (
     BOOL,
     CITY,
@@ -31,6 +29,8 @@ from ckdsl.engine import pieces
 from ckdsl.engine.allow import Env, allowed
 from ckdsl.engine.production import produce
 from ckdsl.engine.state import ACTION, ACTIVATED_THIS_TURN, NOBODY, PROMOTION
+from ckdsl.engine.tasks import PhaseTask, PillageTask, RewardTask, RobberTask
+from ckdsl.engine.values import name, number
 
 # --- the roll --------------------------------------------------------------------------------
 
@@ -102,8 +102,8 @@ def _turn_number(env: Env) -> int:
     "robber; if the bank is short of a good for several players, none of them gets it",
     example="produce dice_total",
 )
-def _produce(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    produce(env.game, env.me, args[0])
+def _produce(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    produce(env.game, env.me, number(args[0]))
 
 
 @function("discard_limit", (PLAYER,), INT, "how many cards p may hold when a 7 is rolled")
@@ -120,8 +120,8 @@ def _discard_limit(env: Env, p: int) -> int:
     clauses={"by": Param("player", PLAYER, True)},
     example="rob",
 )
-def _rob(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.push(("robber", clauses.get("by", env.me)))
+def _rob(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    env.game.push(RobberTask("robber", number(clauses.get("by", env.me))))
 
 
 @function(
@@ -173,9 +173,9 @@ def _defenders_left(env: Env) -> int:
     "move the barbarian ship that many steps along its track",
     example="advance barbarians 1",
 )
-def _advance(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _advance(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     state = env.game.state
-    state.barbarians += args[1]
+    state.barbarians += number(args[1])
     env.game.log("barbarians", env.me, position=state.barbarians)
 
 
@@ -185,7 +185,7 @@ def _advance(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     "the barbarian ship goes back to the start of its track, and the attack is counted",
     example="reset barbarians",
 )
-def _reset(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _reset(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     state = env.game.state
     state.barbarians = 0
     state.attacks += 1
@@ -197,7 +197,7 @@ def _reset(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     "the robber may move from now on",
     example="unlock robber",
 )
-def _unlock(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _unlock(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     state = env.game.state
     if not state.robber_unlocked:
         state.robber_unlocked = True
@@ -215,7 +215,7 @@ def _unlock(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
     "the log tells of a barbarian attack: its strength, the defence, and whether it was won",
     example="log attack s d won",
 )
-def _log(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _log(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     _, strength, defence, won = args
     env.game.log("attack", env.me, strength=strength, defence=defence, won=bool(won))
 
@@ -227,8 +227,8 @@ def _log(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[st
     clauses={"to": Param("player", PLAYER)},
     example="award defender to me",
 )
-def _award(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    pieces.award_defender(env.game, clauses["to"])
+def _award(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    pieces.award_defender(env.game, number(clauses["to"]))
 
 
 @verb(
@@ -237,8 +237,8 @@ def _award(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     "p draws a progress card from a deck of their choice",
     example="reward me",
 )
-def _reward(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.push(("reward", args[0]))
+def _reward(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    env.game.push(RewardTask("reward", number(args[0])))
 
 
 @verb(
@@ -248,8 +248,8 @@ def _reward(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
     "what becomes of it",
     example="pillage me",
 )
-def _pillage(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.push(("pillage", args[0]))
+def _pillage(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    env.game.push(PillageTask("pillage", number(args[0])))
 
 
 @verb(
@@ -258,8 +258,8 @@ def _pillage(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     "city c becomes a settlement (a settlement piece from its owner's supply) and loses its wall",
     example="downgrade c",
 )
-def _downgrade(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    pieces.reduce_city(env.game, args[0], damaged=False)
+def _downgrade(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    pieces.reduce_city(env.game, number(args[0]), damaged=False)
 
 
 @verb(
@@ -269,8 +269,8 @@ def _downgrade(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozen
     "settlement, and must be rebuilt before any other city",
     example="damage c",
 )
-def _damage(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    pieces.reduce_city(env.game, args[0], damaged=True)
+def _damage(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    pieces.reduce_city(env.game, number(args[0]), damaged=True)
 
 
 # --- knights this turn --------------------------------------------------------------------------
@@ -301,8 +301,8 @@ def _actions_this_turn(env: Env, k: int) -> int:
     clauses={"for": Param("player", PLAYER, True)},
     example="run best_defender for p",
 )
-def _run(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.run_hook(args[0], clauses.get("for", env.me))
+def _run(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    env.game.run_hook(name(args[0]), number(clauses.get("for", env.me)))
 
 
 @verb(
@@ -312,28 +312,24 @@ def _run(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[st
     clauses={"by": Param("player", PLAYER)},
     example="phase special_build by p",
 )
-def _phase(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.push(("phase", clauses["by"], args[0]))
+def _phase(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    env.game.push(PhaseTask("phase", number(clauses["by"]), name(args[0])))
 
 
-def _counter_cell(env: Env, counter: str, p: int) -> tuple[Any, Any]:
-    """Where a counter's value lives: (the container, its key), for me or ``p``."""
-    values = env.game.state.counters
-    if isinstance(values.get(counter), list):
-        return values[counter], p
-    return values, counter
+def _counter_value(env: Env, counter: str, p: int) -> int:
+    """A counter's value: the game's, or ``p``'s if it counts per player."""
+    value = env.game.state.counters[counter]
+    return value[p] if isinstance(value, list) else value
 
 
 @function("counter", (COUNTER,), INT, "a counter's value (mine, if it counts per player)")
 def _counter(env: Env, counter: str) -> int:
-    box, key = _counter_cell(env, counter, env.me)
-    return int(box[key])
+    return _counter_value(env, counter, env.me)
 
 
 @function("counter", (COUNTER, PLAYER), INT, "a counter's value for p")
 def _counter_of(env: Env, counter: str, p: int) -> int:
-    box, key = _counter_cell(env, counter, p)
-    return int(box[key])
+    return _counter_value(env, counter, p)
 
 
 @verb(
@@ -344,9 +340,13 @@ def _counter_of(env: Env, counter: str, p: int) -> int:
     clauses={"to": Param("counter", COUNTER), "for": Param("player", PLAYER, True)},
     example="add 1 to hired",
 )
-def _add(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    p = clauses.get("for", env.me)
+def _add(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    p, counter, amount = number(clauses.get("for", env.me)), name(clauses["to"]), number(args[0])
     if p == NOBODY:
         return
-    box, key = _counter_cell(env, clauses["to"], p)
-    box[key] += args[0]
+    counters = env.game.state.counters
+    value = counters[counter]
+    if isinstance(value, list):
+        value[p] += amount
+    else:
+        counters[counter] = value + amount

@@ -8,9 +8,10 @@ the player ``me``, the effect's variables) and plain values.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
 
-from ckdsl.dsl.registry import Param, function, verb
+from ckdsl.dsl.registry import Args, Clauses, Param, function, verb
 from ckdsl.dsl.types import (
     ANY,
     BOOL,
@@ -41,6 +42,8 @@ from ckdsl.engine.progress import draw, hand_limit
 from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.state import EMPTY, NOBODY
 from ckdsl.engine.state import SETTLEMENT as SETTLEMENT_KIND
+from ckdsl.engine.tasks import DiscardProgressTask, DiscardTask, Modifier
+from ckdsl.engine.values import Value, bundle, items, name, number
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -429,12 +432,12 @@ def _deck_size(env: Env, track: str) -> int:
 
 
 @function("list", (list_of(ANY),), list_of(ANY), "the items of a selection, picked now")
-def _list(env: Env, items: list[Any]) -> list[Any]:
+def _list(env: Env, items: Sequence[Value]) -> list[Value]:
     return list(items)
 
 
 @function("count", (list_of(ANY),), INT, "how many items a list or selection has")
-def _count(env: Env, items: list[Any]) -> int:
+def _count(env: Env, items: Sequence[Value]) -> int:
     return len(items)
 
 
@@ -498,9 +501,8 @@ def _hand_move(game: Game, giver: int, taker: int, good: str, n: int) -> int:
     clauses={"to": Param("player", PLAYER, True)},
     example="gain 2 grain",
 )
-def _gain(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    n, good = args
-    p = clauses.get("to", env.me)
+def _gain(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    n, good, p = number(args[0]), name(args[1]), number(clauses.get("to", env.me))
     moved = _hand_move(env.game, NOBODY, p, good, n)
     if moved:
         env.game.log("produce", p, goods={good: moved})
@@ -513,9 +515,8 @@ def _gain(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     clauses={"from": Param("player", PLAYER, True)},
     example="pay 1 ore",
 )
-def _pay(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    n, good = args
-    p = clauses.get("from", env.me)
+def _pay(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    n, good, p = number(args[0]), name(args[1]), number(clauses.get("from", env.me))
     moved = _hand_move(env.game, p, NOBODY, good, n)
     if moved:
         env.game.log("pay", p, goods={good: moved})
@@ -528,8 +529,9 @@ def _pay(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[st
     clauses={"from": Param("giver", PLAYER), "to": Param("taker", PLAYER)},
     example="give 1 g from p to me",
 )
-def _give(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    _transfer(env, args[0], args[1], clauses["from"], clauses["to"])
+def _give(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    giver, taker = number(clauses["from"]), number(clauses["to"])
+    _transfer(env, number(args[0]), name(args[1]), giver, taker)
 
 
 @verb(
@@ -539,8 +541,9 @@ def _give(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     clauses={"from": Param("player", PLAYER), "to": Param("taker", PLAYER, True)},
     example="take 2 r from p",
 )
-def _take(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    _transfer(env, args[0], args[1], clauses["from"], clauses.get("to", env.me))
+def _take(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    giver, taker = number(clauses["from"]), number(clauses.get("to", env.me))
+    _transfer(env, number(args[0]), name(args[1]), giver, taker)
 
 
 def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
@@ -558,9 +561,10 @@ def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
     clauses={"from": Param("player", PLAYER), "to": Param("taker", PLAYER, True)},
     example="steal 1 from p",
 )
-def _steal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    for _ in range(args[0]):
-        if steal(env.game, clauses.get("to", env.me), clauses["from"]) is None:
+def _steal(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    taker, victim = number(clauses.get("to", env.me)), number(clauses["from"])
+    for _ in range(number(args[0])):
+        if steal(env.game, taker, victim) is None:
             break
 
 
@@ -571,11 +575,11 @@ def _steal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     clauses={"by": Param("player", PLAYER)},
     example="discard (hand_size(p) / 2) by p",
 )
-def _discard(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    p = clauses["by"]
-    n = min(args[0], sum(env.game.state.players[p].hand))
+def _discard(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    p = number(clauses["by"])
+    n = min(number(args[0]), sum(env.game.state.players[p].hand))
     if n > 0:
-        env.game.push(("discard", p, n))
+        env.game.push(DiscardTask("discard", p, n))
 
 
 @verb(
@@ -585,13 +589,13 @@ def _discard(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     clauses={"to": Param("tile", TILE), "by": Param("player", PLAYER, True)},
     example="move robber to t",
 )
-def _move(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    game, tile = env.game, clauses["to"]
+def _move(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    game, tile = env.game, number(clauses["to"])
     if args[0] == "robber":
         game.state.robber = tile
         game.log("robber", env.me, tile=tile)
     else:
-        pieces.move_merchant(game, clauses.get("by", env.me), tile)
+        pieces.move_merchant(game, number(clauses.get("by", env.me)), tile)
 
 
 @verb(
@@ -613,13 +617,14 @@ def _move(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
         "knight": "intersection",
     },
 )
-def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _build(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     at = clauses.get("at")
     if at is None:
         return
     paying = clauses.get("paying")
-    price = env.game.bundle(paying) if paying is not None else None
-    building.try_build(env.game, env.me, args[0], at, price=price, free="free" in flags)
+    price = env.game.bundle(bundle(paying)) if paying is not None else None
+    piece, place, free = name(args[0]), number(at), "free" in flags
+    building.try_build(env.game, env.me, piece, place, price=price, free=free)
 
 
 @verb(
@@ -629,8 +634,8 @@ def _build(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     flags=("free",),
     example="improve science free",
 )
-def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    t = env.game.rules.track_index[args[0]]
+def _improve(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    t = env.game.rules.track_index[name(args[0])]
     improvements.try_improve(env.game, env.me, t, free="free" in flags)
 
 
@@ -646,10 +651,11 @@ def _improve(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     },
     example="place knight at i with 2",
 )
-def _place(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _place(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
     state = game.state
-    p, i, level = clauses.get("for", env.me), clauses["at"], clauses.get("with", 1)
+    p, i = number(clauses.get("for", env.me)), number(clauses["at"])
+    level = number(clauses.get("with", 1))
     levels = game.rules.knight_levels
     if not 1 <= level <= len(levels) or not state.players[p].supply[levels[level - 1].id]:
         return
@@ -664,9 +670,9 @@ def _place(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     "take a knight or road off the board, back to its owner's supply",
     example="remove road r",
 )
-def _remove(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _remove(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
-    piece, at = args
+    piece, at = name(args[0]), number(args[1])
     if piece == "knight" and game.state.knight[at] != NOBODY:
         pieces.remove_knight(game, at)
     elif piece == "road" and game.state.road[at] != NOBODY:
@@ -680,8 +686,8 @@ def _remove(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset
     flags=("free",),
     example="promote k free",
 )
-def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    knights.try_promote(env.game, args[0], free="free" in flags)
+def _promote(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    knights.try_promote(env.game, number(args[0]), free="free" in flags)
 
 
 @verb(
@@ -691,8 +697,8 @@ def _promote(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozense
     flags=("free",),
     example="activate k free",
 )
-def _activate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    knights.try_activate(env.game, args[0], free="free" in flags)
+def _activate(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    knights.try_activate(env.game, number(args[0]), free="free" in flags)
 
 
 @verb(
@@ -701,8 +707,8 @@ def _activate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozens
     "make knight k inactive",
     example="deactivate k",
 )
-def _deactivate(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.state.knight_active[args[0]] = False
+def _deactivate(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    env.game.state.knight_active[number(args[0])] = False
 
 
 @verb(
@@ -712,9 +718,9 @@ def _deactivate(env: Env, args: list[Any], clauses: dict[str, Any], flags: froze
     "network, or it is removed if there is none",
     example="displace k",
 )
-def _displace(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _displace(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
-    k = args[0]
+    k = number(args[0])
     owner = game.state.knight[k]
     if owner == NOBODY:
         return
@@ -730,9 +736,9 @@ def _displace(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozens
     clauses={"with": Param("other", TILE)},
     example="swap a with b",
 )
-def _swap(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _swap(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
-    a, b = args[0], clauses["with"]
+    a, b = number(args[0]), number(clauses["with"])
     numbers = game.state.numbers
     numbers[a], numbers[b] = numbers[b], numbers[a]
     game.index_numbers()
@@ -746,10 +752,17 @@ def _swap(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     clauses={"to": Param("player", PLAYER, True)},
     example="draw politics to p",
 )
-def _draw(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    deck = env.game.rules.tracks[env.game.rules.track_index[args[0]]].deck
+def _draw(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    deck = env.game.rules.tracks[env.game.rules.track_index[name(args[0])]].deck
     if deck >= 0:
-        draw(env.game, clauses.get("to", env.me), deck)
+        draw(env.game, number(clauses.get("to", env.me)), deck)
+
+
+_MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {
+    "price": "cost",
+    "discount": "discount",
+    "rate": "rate",
+}
 
 
 @verb(
@@ -762,16 +775,21 @@ def _draw(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[s
     flags=("once", "always"),
     example="grant rate 2 on g",
 )
-def _grant(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
+def _grant(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
-    kind, value = args
-    target = clauses["on"]
-    mod: dict[str, Any] = {"player": env.me, "kind": "cost" if kind == "price" else kind}
+    kind, value, target = name(args[0]), args[1], clauses["on"]
+    price = bundle(value) if kind == "price" else None
+    mod: Modifier = {
+        "player": env.me,
+        "kind": _MODIFIER_KINDS[kind],
+        "value": dict(price) if price is not None else number(value),
+    }
     if kind == "rate":
-        mod["goods"] = list(target) if isinstance(target, list) else [target]
+        mod["goods"] = (
+            [name(g) for g in items(target)] if isinstance(target, list) else [name(target)]
+        )
     else:
-        mod["target"] = target
-    mod["value"] = value
+        mod["target"] = name(target)
     if "once" in flags:
         mod["once"] = True
     if "always" in flags:
@@ -788,8 +806,8 @@ def _grant(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     "the next roll's white and red dice show these numbers (the event die rolls as usual)",
     example="set dice w r",
 )
-def _set(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    _, white, red = args
+def _set(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    white, red = number(args[1]), number(args[2])
     env.game.state.next_dice = (white, red)
     env.game.log("dice_set", env.me, white=white, red=red)
 
@@ -801,8 +819,8 @@ def _set(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[st
     clauses={"from": Param("player", PLAYER)},
     example="seize c from p",
 )
-def _seize(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    game, card, victim = env.game, args[0], clauses["from"]
+def _seize(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    game, card, victim = env.game, name(args[0]), number(clauses["from"])
     held = game.state.players[victim].progress
     if card not in held or victim == env.me:
         return
@@ -812,7 +830,7 @@ def _seize(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     game.log("seize", env.me, victim=victim, card=card)
     over = len(mine) - hand_limit(game, env.me)
     if over > 0:
-        game.push(("discard_progress", env.me, over))
+        game.push(DiscardProgressTask("discard_progress", env.me, over))
 
 
 @verb(
@@ -821,8 +839,10 @@ def _seize(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[
     "p shows me their progress cards",
     example="reveal p",
 )
-def _reveal(env: Env, args: list[Any], clauses: dict[str, Any], flags: frozenset[str]) -> None:
-    env.game.log("reveal_hand", args[0], viewer=env.me)
+def _reveal(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    p = number(args[0])
+    shown = list(env.game.state.players[p].progress)
+    env.game.log("reveal_hand", p, viewer=env.me, cards=shown)
 
 
 GRANT_TARGETS = frozenset({"improvement", "road", "settlement", "city", "city_wall", "knight"})

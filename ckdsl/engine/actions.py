@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from ckdsl.dsl.runtime import refusal
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import has
-from ckdsl.engine.decisions import Option
+from ckdsl.engine.decisions import Asked, Option, Verb
 from ckdsl.engine.frames import new_frame
-from ckdsl.engine.state import Task
+from ckdsl.engine.tasks import EffectTask, PhaseTask, Task, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -42,7 +42,7 @@ def _on_action(game: Game, player: int, option: Option) -> None:
     action = game.rules.programs.actions[key]
     game.pay(player, game.bundle(dict(action.cost)))
     game.log("action", player, action=key)
-    game.push(("effect", new_frame("action", key, player)))
+    game.push(EffectTask("effect", new_frame("action", key, player)))
 
 
 # --- phases --------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ def _on_action(game: Game, player: int, option: Option) -> None:
 def _phase_options(game: Game, task: Task) -> tuple[Option, ...]:
     """A player's options in a phase: the main phase's that the phase lists, and
     ``pass``."""
-    _, player, phase = task
+    _, player, phase = expect(task, PhaseTask)
     allowed = game.rules.phases.get(phase, frozenset())
     options: list[Option] = []
     for add in game.main_options:
@@ -71,6 +71,5 @@ def _on_phase(game: Game, player: int, option: Option) -> None:
     game.main_verbs[option[0]](game, player, option)
 
 
-HANDLERS = {"phase": _on_phase}
-MAIN_VERBS = {"action": _on_action}
-TASK_OPTIONS = {"phase": _phase_options}
+DECISIONS = (Asked("phase", _on_phase, _phase_options),)
+VERBS = (Verb("action", "action {1}", main=_on_action), Verb("pass", "end phase"))

@@ -10,10 +10,15 @@ runs against.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
+
+from ckdsl.engine.values import Value, Variables
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
+
+
+V = TypeVar("V", bound=Value)
 
 
 class Env:
@@ -21,13 +26,13 @@ class Env:
 
     __slots__ = ("game", "me", "vars")
 
-    def __init__(self, game: Game, me: int, variables: dict[str, Any]) -> None:
+    def __init__(self, game: Game, me: int, variables: Variables) -> None:
         self.game = game
         self.me = me
         self.vars = variables
 
 
-def allowed(game: Game, move: str, player: int, **variables: Any) -> bool:
+def allowed(game: Game, move: str, player: int, **variables: Value) -> bool:
     """Whether ``player`` may make ``move`` with these variables now."""
     programs = game.rules.programs
     condition = programs.allow.get(move)
@@ -36,7 +41,7 @@ def allowed(game: Game, move: str, player: int, **variables: Any) -> bool:
     return bool(condition(Env(game, player, variables)))
 
 
-def allowed_items(game: Game, move: str, player: int, var: str, items: list[Any]) -> list[Any]:
+def allowed_items(game: Game, move: str, player: int, var: str, items: list[V]) -> list[V]:
     """The items (places, tiles, cards...) for which ``move`` is allowed, each named
     ``var`` in the condition: the list itself when the move has no condition (the hot
     path lists roads and settlements at every main-phase decision)."""

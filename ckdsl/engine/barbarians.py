@@ -13,16 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import progress
-from ckdsl.engine.decisions import Option
+from ckdsl.engine.decisions import Asked, Option, Verb
 from ckdsl.engine.pieces import pillageable
-from ckdsl.engine.state import Task
+from ckdsl.engine.tasks import PillageTask, Task, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
 
 
 def _pillage_options(game: Game, task: Task) -> tuple[Option, ...]:
-    return tuple(("lose_city", i) for i in pillageable(game, task[1]))
+    return tuple(("lose_city", i) for i in pillageable(game, expect(task, PillageTask).player))
 
 
 def _on_pillage(game: Game, player: int, option: Option) -> None:
@@ -41,5 +41,8 @@ def _on_reward(game: Game, player: int, option: Option) -> None:
     progress.draw(game, player, deck)
 
 
-HANDLERS = {"pillage": _on_pillage, "reward": _on_reward}
-TASK_OPTIONS = {"pillage": _pillage_options, "reward": _reward_options}
+DECISIONS = (
+    Asked("pillage", _on_pillage, _pillage_options),
+    Asked("reward", _on_reward, _reward_options),
+)
+VERBS = (Verb("lose_city", "lose city {1}"), Verb("reward", "draw {1}"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ckdsl.engine import board_rules, pieces
 from ckdsl.engine.allow import allowed_items
 from ckdsl.engine.compiled import Bundle, has
-from ckdsl.engine.decisions import Option
+from ckdsl.engine.decisions import Option, Verb
 from ckdsl.engine.state import CITY, DAMAGED, SETTLEMENT
 
 if TYPE_CHECKING:
@@ -30,10 +30,11 @@ def cost_of(game: Game, player: int, what: str, base: Bundle) -> tuple[Bundle, i
     for k, mod in enumerate(mods):
         if mod["player"] != player or mod.get("target") != what:
             continue
-        if mod["kind"] == "cost":
-            price = game.bundle(mod["value"])
-        elif mod["kind"] == "discount":
-            price = _discounted(base, mod["value"])
+        value = mod["value"]
+        if mod["kind"] == "cost" and isinstance(value, dict):  # `grant price {...} on ...`
+            price = game.bundle(value)
+        elif mod["kind"] == "discount" and isinstance(value, int):
+            price = _discounted(base, value)
         else:
             continue
         if sum(n for _, n in price) < sum(n for _, n in best):
@@ -139,9 +140,9 @@ def spots(game: Game, player: int, piece: str) -> list[int]:
     return [i for i in me.buildings if building[i] == CITY and not state.wall[i]]
 
 
-MAIN_VERBS = {
-    "road": _on_build,
-    "settlement": _on_build,
-    "city": _on_build,
-    "city_wall": _on_build,
-}
+VERBS = (
+    Verb("road", "build road {1:edge}", main=_on_build),
+    Verb("settlement", "build settlement {1}", main=_on_build),
+    Verb("city", "build city {1}", main=_on_build),
+    Verb("city_wall", "build city_wall {1}", main=_on_build),
+)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ckdsl.dsl.runtime import start_card, unplayable
 from ckdsl.engine.allow import allowed
-from ckdsl.engine.decisions import Option
+from ckdsl.engine.decisions import Option, Verb
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -67,4 +67,4 @@ def _on_play(game: Game, player: int, option: Option) -> None:
     play(game, player, option[1])
 
 
-MAIN_VERBS = {"play": _on_play}
+VERBS = (Verb("play", "play {1}", main=_on_play),)

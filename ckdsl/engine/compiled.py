@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ckdsl.rules.ruleset import RuleSet
 
@@ -99,6 +99,10 @@ class Card:
     points: int
 
 
+Param: TypeAlias = "int | float | str | bool | tuple[str, ...]"
+"""The value of a parameter of the rule set (rules/schema: numbers, flags, names)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CompiledRules:
     """Everything a game reads from its rule set, in the shape the engine wants. Every
@@ -133,7 +137,7 @@ class CompiledRules:
     defender_supply: int
     longest_road_points: int
     longest_road_min: int
-    params: Mapping[str, Any]
+    params: Mapping[str, Param]
     programs: Programs
     counters: Mapping[str, tuple[str, str, int]]  # id -> (per game|player, reset never|turn, start)
     phases: Mapping[str, frozenset[str]]  # phase id -> the moves and actions allowed in it
@@ -150,8 +154,37 @@ class CompiledRules:
     def commodities(self) -> range:
         return range(self.resource_count, len(self.goods))
 
-    def param(self, name: str) -> Any:
+    def param(self, name: str) -> Param:
+        """The rule set's parameter ``name`` (``parameters:`` in the rule files)."""
         return self.params[name]
+
+    def number(self, name: str) -> int:
+        """A whole-number parameter (the schema says which are)."""
+        value = self.params[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"parameter '{name}' is {value!r}, not a whole number")
+        return value
+
+    def flag(self, name: str) -> bool:
+        """A yes/no parameter."""
+        value = self.params[name]
+        if not isinstance(value, bool):
+            raise TypeError(f"parameter '{name}' is {value!r}, not true or false")
+        return value
+
+    def text(self, name: str) -> str:
+        """A parameter that names something (a piece, a colour)."""
+        value = self.params[name]
+        if not isinstance(value, str):
+            raise TypeError(f"parameter '{name}' is {value!r}, not a name")
+        return value
+
+    def names(self, name: str) -> tuple[str, ...]:
+        """A parameter that lists names (the players' colours)."""
+        value = self.params[name]
+        if not isinstance(value, tuple):
+            raise TypeError(f"parameter '{name}' is {value!r}, not a list of names")
+        return value
 
 
 def compile_rules(ruleset: RuleSet, programs: Programs) -> CompiledRules:

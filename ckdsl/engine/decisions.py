@@ -7,9 +7,40 @@ readable form ("build road 12-13") for people, scenarios and save files.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias, get_args
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+    from ckdsl.engine.tasks import Task
 
 Option = tuple[Any, ...]
+
+ChoiceKind: TypeAlias = Literal[
+    "choose_tile", "choose_intersection", "choose_edge", "choose_player", "choose_knight",
+    "choose_road", "choose_city", "choose_settlement", "choose_building", "choose_card",
+    "choose_resource", "choose_commodity", "choose_good", "choose_number", "choose_track",
+    "choose_terrain",
+]  # fmt: skip
+"""A choice in an effect of the rule set (`choose KIND`, docs/dsl.md)."""
+
+TaskKind: TypeAlias = Literal[
+    "discard", "gold", "discard_progress", "robber", "steal", "reward", "pillage",
+    "metropolis", "relocate", "respond", "partner", "phase",
+]  # fmt: skip
+"""A decision asked by a task waiting in the queue (``ckdsl.engine.tasks``)."""
+
+DecisionKind: TypeAlias = Literal[
+    "setup_settlement", "setup_city", "setup_road", "roll", "main", "optional", "over",
+    TaskKind, ChoiceKind,
+]  # fmt: skip
+"""What a decision is about; the game has a handler for each but ``over``."""
+
+CHOICE_DECISIONS: dict[str, ChoiceKind] = {
+    kind[len("choose_") :]: kind for kind in get_args(ChoiceKind)
+}
+"""The decision kind of `choose KIND`, by the DSL's kind."""
 
 # Kinds of answer that are not listed one by one because there are too many to list
 # (any bundle of goods for any other): they are checked when given instead.
@@ -20,7 +51,7 @@ class Decision(NamedTuple):
     """Who must decide what now, and every answer they may give."""
 
     player: int
-    kind: str  # setup_settlement, setup_city, setup_road, roll, main, discard, robber, ...
+    kind: DecisionKind
     options: tuple[Option, ...]
 
     def accepts_open(self, verb: str) -> bool:
@@ -34,3 +65,45 @@ class IllegalAnswer(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+# --- the answers each part of the engine owns ------------------------------------------------
+#
+# Every kind of answer is registered once, by the module that handles it, with how it
+# reads (``ckdsl.engine.notation`` prints and parses answers from these forms); every
+# kind of decision once, with its handler and, for a task's decision, the task's options.
+# ``ckdsl.engine.game`` gathers them and refuses a second registration of a name.
+
+Handler = Callable[["Game", int, Option], None]
+"""Applies an answer of ``player`` (already checked against the decision's options)."""
+TaskOptions = Callable[["Game", "Task"], tuple[Option, ...]]
+"""The options of the decision a task asks (none: the task lapses)."""
+AutoTask = Callable[["Game", "Task"], None]
+"""Runs a task that asks nobody."""
+MainOptions = Callable[["Game", int, list[Option]], None]
+"""Adds a part's options to the main phase's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """A kind of answer: the first element of its options, how it reads, and for a move
+    of the main phase what it does.
+
+    ``form`` is the readable answer: ``{k}`` stands for the option's element ``k``,
+    ``{k:edge}`` for an edge by its two intersections ("12-13"), ``{k:player}`` for a
+    player by colour, ``{k:goods}`` for a bundle ("2 wool + 1 ore"), ``{k:value}`` for a
+    chosen value of the kind named by element ``k - 1``."""
+
+    name: str
+    form: str
+    main: Handler | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A kind of decision: who applies its answers, and for a decision a waiting task
+    asks, the task's options."""
+
+    kind: DecisionKind
+    handler: Handler
+    options: TaskOptions | None = None

@@ -10,17 +10,24 @@ runs frames; the engine only makes them, at the points the rule set names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ckdsl.engine.state import Task
+from ckdsl.engine.tasks import (
+    DiscardProgressTask,
+    DiscardTask,
+    EffectTask,
+    Frame,
+    FrameSource,
+    GoldTask,
+    Task,
+)
+from ckdsl.engine.values import Variables
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
 
-Frame = dict[str, Any]
 
-
-def new_frame(source: str, key: str, me: int, variables: dict[str, Any] | None = None) -> Frame:
+def new_frame(source: FrameSource, key: str, me: int, variables: Variables | None = None) -> Frame:
     """A frame at the start of a program: ``source`` is card, ability, hook or action."""
     return {"src": source, "id": key, "me": me, "pc": 0, "vars": dict(variables or {}),
             "loops": [], "picked": [], "skip": -1, "asker": me}  # fmt: skip
@@ -37,22 +44,25 @@ def ability_tasks(game: Game, when: str, player: int, level: str | None = None) 
         found = abilities.get(level)
         if found is None or found[0] != when:
             return []
-        return [("effect", new_frame("ability", level, player))]
+        return [EffectTask("effect", new_frame("ability", level, player))]
     levels = game.state.players[player].levels
     tasks: list[Task] = []
     for t, track in enumerate(game.rules.tracks):
         for lid in track.levels[: levels[t]]:
             found = abilities.get(lid)
             if found is not None and found[0] == when:
-                tasks.append(("effect", new_frame("ability", lid, player)))
+                tasks.append(EffectTask("effect", new_frame("ability", lid, player)))
     return tasks
 
 
 def count_down(game: Game) -> None:
-    """One of the cards a task asks for is done; the task ends with its last one."""
+    """One of the answers the first task of the queue asks for is given (a discard, a
+    good taken, a progress card discarded); the task ends with its last one."""
     queue = game.state.queue
     task = queue[0]
-    if task[2] > 1:
-        queue[0] = (*task[:2], task[2] - 1, *task[3:])
+    if not isinstance(task, (DiscardTask, GoldTask, DiscardProgressTask)):
+        raise TypeError(f"a {task.kind} task does not count answers down")
+    if task.amount > 1:
+        queue[0] = task._replace(amount=task.amount - 1)
     else:
         queue.pop(0)

@@ -16,7 +16,9 @@ them, a card's effect waiting for a choice) waits in ``state.queue`` as plain tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ckdsl.dsl import runtime
@@ -36,9 +38,28 @@ from ckdsl.engine import (
 )
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import Bundle, CompiledRules
-from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
-from ckdsl.engine.state import EMPTY, NOBODY, GameState, PlayerState, Task
+from ckdsl.engine.decisions import (
+    Asked,
+    AutoTask,
+    Decision,
+    Handler,
+    IllegalAnswer,
+    MainOptions,
+    Option,
+    TaskOptions,
+    Verb,
+)
+from ckdsl.engine.state import EMPTY, NOBODY, GameState, PlayerState
+from ckdsl.engine.tasks import (
+    BeginTurnTask,
+    CloseTurnTask,
+    EffectTask,
+    EndTurnTask,
+    HookTask,
+    Task,
+)
 from ckdsl.engine.view import PlayerView
+from ckdsl.events import EventKind
 from ckdsl.rng import Stream, derive, streams
 
 if TYPE_CHECKING:
@@ -46,10 +67,6 @@ if TYPE_CHECKING:
 
 OVER = Decision(NOBODY, "over", ())
 
-Handler = Callable[["Game", int, Option], None]
-TaskOptions = Callable[["Game", Task], tuple[Option, ...]]
-AutoTask = Callable[["Game", Task], None]
-MainOptions = Callable[["Game", int, list[Option]], None]
 Event = dict[str, Any]
 """A logged event: {"event": name, "player": who, ...details}."""
 
@@ -69,7 +86,7 @@ class Game:
     ) -> None:
         """``log``: keep the log of events (``events``); simulations and search turn it
         off, and nothing in the engine reads it."""
-        low, high = rules.param("players_min"), rules.param("players_max")
+        low, high = rules.number("players_min"), rules.number("players_max")
         if not low <= players <= high:
             raise ValueError(f"this rule set is for {low} to {high} players, not {players}")
         self.rules = rules
@@ -93,13 +110,13 @@ class Game:
         for edge, kind in zip(topology.harbor_edges, layout.harbors, strict=True):
             for i in topology.edge_ends[edge]:
                 self.harbor_at[i] = kind
-        second = rules.param("second_setup_piece")
+        second = rules.text("second_setup_piece")
         self.setup_order: tuple[tuple[int, str], ...] = tuple(
             [(p, step) for p in range(players) for step in ("settlement", "road")]
             + [(p, step) for p in reversed(range(players)) for step in (second, "road")]
         )
         goods = len(rules.goods)
-        bank_rate = rules.param("bank_trade_rate")
+        bank_rate = rules.number("bank_trade_rate")
         people = [
             PlayerState(
                 hand=[0] * goods,
@@ -134,7 +151,7 @@ class Game:
             decks=decks,
             metropolis=[NOBODY] * len(rules.tracks),
             metropolis_kept=[False] * len(rules.tracks),
-            robber_unlocked=not rules.param("robber_locked_until_first_attack"),
+            robber_unlocked=not rules.flag("robber_locked_until_first_attack"),
             counters={
                 cid: [start] * players if per == "player" else start
                 for cid, (per, _, start) in rules.counters.items()
@@ -152,8 +169,10 @@ class Game:
         self.events: list[Event] = []
         self.logging = log
         self._listeners: tuple[tuple[Collection[str] | None, Callable[[Event], None]], ...] = ()
-        (self.handlers, self.task_options, self.auto_tasks, self.main_verbs,
-         self.main_options) = _tables()  # fmt: skip
+        found = tables()
+        self.handlers, self.task_options = found.handlers, found.task_options
+        self.auto_tasks, self.main_verbs = found.auto_tasks, found.main_verbs
+        self.main_options = found.main_options
         pieces.refresh_all_rates(self)
 
     def clone(self, *, log: bool | None = None) -> Game:
@@ -295,9 +314,11 @@ class Game:
     def task_decision(self, task: Task, options: tuple[Option, ...]) -> Decision:
         """The decision a waiting task asks of its player (tasks name their player second,
         except a card's effect, which knows who must answer)."""
-        if task[0] == "effect":
+        if isinstance(task, EffectTask):
             return runtime.effect_decision(self, task, options)
-        return Decision(task[1], task[0], options)
+        if isinstance(task, (HookTask, EndTurnTask, CloseTurnTask, BeginTurnTask)):
+            raise TypeError(f"a {task.kind} task runs on its own: it asks nobody")
+        return Decision(task.player, task.kind, options)
 
     def main_decision(self, player: int) -> Decision:
         """The main phase: everything the player may do after the roll, and ending the turn."""
@@ -340,7 +361,8 @@ class Game:
         """``player`` pays ``cost`` to the bank (they hold it: the price was checked)."""
         hands.transfer_all(self, player, NOBODY, cost)
 
-    def bundle(self, amounts: dict[str, int]) -> Bundle:
+    def bundle(self, amounts: Mapping[str, int]) -> Bundle:
+        """Goods by name as the engine counts them: (good index, amount) pairs."""
         index = self.rules.good_index
         return tuple((index[g], n) for g, n in amounts.items())
 
@@ -348,7 +370,12 @@ class Game:
         """Every player in turn order, starting with ``player``."""
         return self._orders[player]
 
-    def log(self, event: str, player: int, **details: Any) -> None:
+    def heard(self, event: EventKind) -> bool:
+        """Whether an event would be kept or heard: work done only to describe one (a
+        sorted copy of the goods produced) is skipped when nobody would see it."""
+        return self.logging or any(w is None or event in w for w, _ in self._listeners)
+
+    def log(self, event: EventKind, player: int, **details: Any) -> None:
         """Record an event (when the game keeps a log) and tell the listeners."""
         record: Event | None = None
         if self.logging:
@@ -406,31 +433,69 @@ def _on_main(game: Game, player: int, option: Option) -> None:
     game.main_verbs[option[0]](game, player, option)
 
 
-Tables = tuple[
-    dict[str, Handler], dict[str, TaskOptions], dict[str, AutoTask], dict[str, Handler],
-    tuple[MainOptions, ...],
-]  # fmt: skip
+@dataclass(frozen=True)
+class Tables:
+    """Every part's decisions, answers and tasks, gathered once and shared by every game:
+    the handler of each decision kind, the options of each waiting task's decision, the
+    tasks that run on their own, the main phase's moves and their options, and how every
+    answer reads."""
+
+    handlers: dict[str, Handler]
+    task_options: dict[str, TaskOptions]
+    auto_tasks: dict[str, AutoTask]
+    main_verbs: dict[str, Handler]
+    main_options: tuple[MainOptions, ...]
+    forms: dict[str, str]
+
+
+_SYSTEMS = (setup, turn, building, knights, improvements, progress, cards, trade,
+            barbarians, actions, runtime)  # fmt: skip
 _TABLES: list[Tables] = []
 
 
-def _tables() -> Tables:
-    """Every system's options and handlers (each module exports its tables), gathered
-    once and shared by every game."""
-    if _TABLES:
-        return _TABLES[0]
-    systems = (setup, turn, building, knights, improvements, progress, cards, trade,
-               barbarians, actions, runtime)  # fmt: skip
-    handlers: dict[str, Handler] = {"main": _on_main}
-    task_options: dict[str, TaskOptions] = {}
-    auto_tasks: dict[str, AutoTask] = {}
-    main_verbs: dict[str, Handler] = {}
+def tables() -> Tables:
+    """The engine's tables (``Tables``), built on first use from the parts' ``DECISIONS``,
+    ``VERBS``, ``TASK_OPTIONS``, ``AUTO_TASKS`` and ``main_options``."""
+    if not _TABLES:
+        _TABLES.append(build_tables(_SYSTEMS))
+    return _TABLES[0]
+
+
+def build_tables(systems: tuple[ModuleType, ...]) -> Tables:
+    """The tables of ``systems``; a decision kind, answer or task registered twice is an
+    error (two parts would both claim it, and one would silently lose)."""
+    built = Tables({"main": _on_main}, {}, {}, {}, (), {})
+    owners: dict[tuple[str, str], str] = {("decision", "main"): __name__}
+
+    def claim(table: str, name: str, system: ModuleType) -> None:
+        first = owners.get((table, name))
+        if first is not None:
+            raise ValueError(f"{table} '{name}' is registered twice: by {first} and "
+                             f"{system.__name__}")  # fmt: skip
+        owners[table, name] = system.__name__
+
     main_options: list[MainOptions] = []
     for system in systems:
-        handlers.update(getattr(system, "HANDLERS", {}))
-        task_options.update(getattr(system, "TASK_OPTIONS", {}))
-        auto_tasks.update(getattr(system, "AUTO_TASKS", {}))
-        main_verbs.update(getattr(system, "MAIN_VERBS", {}))
+        asked: tuple[Asked, ...] = getattr(system, "DECISIONS", ())
+        for decision in asked:
+            claim("decision", decision.kind, system)
+            built.handlers[decision.kind] = decision.handler
+            if decision.options is not None:
+                claim("task", decision.kind, system)
+                built.task_options[decision.kind] = decision.options
+        verbs: tuple[Verb, ...] = getattr(system, "VERBS", ())
+        for verb in verbs:
+            claim("answer", verb.name, system)
+            built.forms[verb.name] = verb.form
+            if verb.main is not None:
+                built.main_verbs[verb.name] = verb.main
+        for kind, options in getattr(system, "TASK_OPTIONS", {}).items():
+            claim("task", kind, system)
+            built.task_options[kind] = options
+        for kind, run in getattr(system, "AUTO_TASKS", {}).items():
+            claim("task", kind, system)
+            built.auto_tasks[kind] = run
         if hasattr(system, "main_options"):
             main_options.append(system.main_options)
-    _TABLES.append((handlers, task_options, auto_tasks, main_verbs, tuple(main_options)))
-    return _TABLES[0]
+    return Tables(built.handlers, built.task_options, built.auto_tasks, built.main_verbs,
+                  tuple(main_options), built.forms)  # fmt: skip

@@ -16,9 +16,10 @@ from ckdsl.engine import pieces
 from ckdsl.engine.allow import allowed
 from ckdsl.engine.building import cost_of, spend
 from ckdsl.engine.compiled import Bundle, has
-from ckdsl.engine.decisions import Option
+from ckdsl.engine.decisions import Asked, Option, Verb
 from ckdsl.engine.frames import ability_tasks
-from ckdsl.engine.state import CITY, NOBODY, Task
+from ckdsl.engine.state import CITY, NOBODY
+from ckdsl.engine.tasks import MetropolisTask, Task, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -95,12 +96,12 @@ def improve(game: Game, player: int, t: int) -> None:
     held = state.metropolis[t]
     holder = state.owner[held] if held != NOBODY else NOBODY
     if holder == NOBODY and level >= track.metropolis_level:
-        tasks.append(("metropolis", player, t))
+        tasks.append(MetropolisTask("metropolis", player, t))
     elif level >= track.take_level and not state.metropolis_kept[t]:
         if holder == player:
             state.metropolis_kept[t] = True
         else:
-            tasks.append(("metropolis", player, t))
+            tasks.append(MetropolisTask("metropolis", player, t))
     tasks += ability_tasks(game, "reached", player, track.levels[level - 1])
     game.push(*tasks)
 
@@ -110,19 +111,21 @@ def _metropolis_options(game: Game, task: Task) -> tuple[Option, ...]:
     building, metropolis = state.building, state.metropolis
     return tuple(
         ("metropolis", i)
-        for i in state.players[task[1]].buildings
+        for i in state.players[expect(task, MetropolisTask).player].buildings
         if building[i] == CITY and i not in metropolis
     )
 
 
 def _on_metropolis(game: Game, player: int, option: Option) -> None:
     state = game.state
-    t = state.queue.pop(0)[2]
+    t = expect(state.queue.pop(0), MetropolisTask).track
     pieces.set_metropolis(game, t, option[1])
     if state.players[player].levels[t] >= game.rules.tracks[t].take_level:
         state.metropolis_kept[t] = True
 
 
-HANDLERS = {"metropolis": _on_metropolis}
-MAIN_VERBS = {"improve": _on_improve}
-TASK_OPTIONS = {"metropolis": _metropolis_options}
+DECISIONS = (Asked("metropolis", _on_metropolis, _metropolis_options),)
+VERBS = (
+    Verb("improve", "improve {1}", main=_on_improve),
+    Verb("metropolis", "metropolis on {1}"),
+)

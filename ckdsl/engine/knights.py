@@ -16,8 +16,9 @@ from ckdsl.engine import board_rules, pieces
 from ckdsl.engine.allow import Env, allowed, allowed_items
 from ckdsl.engine.building import cost_of, try_build
 from ckdsl.engine.compiled import has
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.state import ACTION, EMPTY, NOBODY, PROMOTION, Task
+from ckdsl.engine.decisions import Asked, Option, Verb
+from ckdsl.engine.state import ACTION, EMPTY, NOBODY, PROMOTION
+from ckdsl.engine.tasks import RelocateTask, RobberTask, Task, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -227,7 +228,7 @@ def displace_to_network(game: Game, owner: int, level: int, active: bool, was: i
     """A knight of ``owner`` pushed off ``was`` (already off the board) must go to another
     free place on their network; with none it stays off (removed)."""
     if _relocation_spots(game, owner, was):
-        game.push(("relocate", owner, level, active, was))
+        game.push(RelocateTask("relocate", owner, level, active, was))
 
 
 def _relocation_spots(game: Game, owner: int, was: int) -> list[int]:
@@ -235,12 +236,13 @@ def _relocation_spots(game: Game, owner: int, was: int) -> list[int]:
 
 
 def _relocate_options(game: Game, task: Task) -> tuple[Option, ...]:
-    return tuple(("relocate", i) for i in _relocation_spots(game, task[1], task[4]))
+    relocate = expect(task, RelocateTask)
+    return tuple(("relocate", i) for i in _relocation_spots(game, relocate.player, relocate.was))
 
 
 def _on_relocate(game: Game, player: int, option: Option) -> None:
-    _, _, level, active, _ = game.state.queue.pop(0)
-    pieces.place_knight(game, player, option[1], level, active)
+    task = expect(game.state.queue.pop(0), RelocateTask)
+    pieces.place_knight(game, player, option[1], task.level, task.active)
 
 
 def _on_chase(game: Game, player: int, option: Option) -> None:
@@ -248,16 +250,16 @@ def _on_chase(game: Game, player: int, option: Option) -> None:
     game.state.knight_active[i] = False
     game.state.knight_flags[i] += ACTION
     game.log("chase", player, at=i)
-    game.push(("robber", player))
+    game.push(RobberTask("robber", player))
 
 
-HANDLERS = {"relocate": _on_relocate}
-MAIN_VERBS = {
-    "knight": _on_knight,
-    "activate": _on_activate,
-    "promote": _on_promote,
-    "move_knight": _on_move,
-    "displace": _on_displace,
-    "chase": _on_chase,
-}
-TASK_OPTIONS = {"relocate": _relocate_options}
+DECISIONS = (Asked("relocate", _on_relocate, _relocate_options),)
+VERBS = (
+    Verb("knight", "build knight {1}", main=_on_knight),
+    Verb("activate", "activate knight {1}", main=_on_activate),
+    Verb("promote", "promote knight {1}", main=_on_promote),
+    Verb("move_knight", "move knight {1} to {2}", main=_on_move),
+    Verb("displace", "displace knight {2} with knight {1}", main=_on_displace),
+    Verb("chase", "chase robber with knight {1}", main=_on_chase),
+    Verb("relocate", "relocate knight to {1}"),
+)

@@ -11,16 +11,15 @@ import re
 from typing import Any
 
 from ckdsl.engine.decisions import IllegalAnswer, Option
-from ckdsl.engine.game import Game
+from ckdsl.engine.game import Game, tables
 
-_BUILD = ("road", "settlement", "city", "city_wall", "knight")
 # Kinds of choice whose values are edges, players: shown as "12-13", "blue".
 _EDGE_KINDS = ("edge", "road")
 
 
 def player_name(game: Game, player: int) -> str:
     """A player's colour id (``red``), the name answers and saves use."""
-    return str(game.rules.param("player_colours")[player])
+    return game.rules.names("player_colours")[player]
 
 
 def edge_name(game: Game, edge: int) -> str:
@@ -38,45 +37,29 @@ def format_value(game: Game, kind: str, value: Any) -> str:
 
 
 def format_option(game: Game, option: Option) -> str:
-    """The readable form of ``option``."""
-    verb = option[0]
-    if verb in _BUILD:
-        where = edge_name(game, option[1]) if verb == "road" else str(option[1])
-        return f"build {verb} {where}"
-    simple = _SIMPLE.get(verb)
-    if simple is not None:
-        return simple.format(*option[1:])
-    if verb == "bank":
-        return f"trade {option[1]} for {option[2]}"
-    if verb == "offer":
-        return f"offer {format_goods(option[1])} for {format_goods(option[2])}"
-    if verb == "steal":
-        return f"steal from {player_name(game, option[1])}"
-    if verb == "partner":
-        return f"trade with {player_name(game, option[1])}"
-    if verb == "choose":
-        return f"choose {option[1]} {format_value(game, option[1], option[2])}"
-    return {"end": "end turn", "cancel": "cancel trade", "pass": "end phase"}.get(verb, str(verb))
+    """The readable form of ``option``: its verb's form (``Verb.form``, registered with
+    the part of the engine that handles it), with the option's values written in."""
+    form = tables().forms.get(option[0])
+    if form is None:
+        return str(option[0])
+    return _FIELD.sub(lambda m: _field(game, option, int(m["at"]), m["as"]), form)
 
 
-_SIMPLE = {
-    "discard": "discard {}",
-    "take": "take {}",
-    "robber": "move robber to {}",
-    "activate": "activate knight {}",
-    "promote": "promote knight {}",
-    "move_knight": "move knight {} to {}",
-    "displace": "displace knight {1} with knight {0}",
-    "chase": "chase robber with knight {}",
-    "improve": "improve {}",
-    "play": "play {}",
-    "discard_card": "discard {}",
-    "metropolis": "metropolis on {}",
-    "lose_city": "lose city {}",
-    "reward": "draw {}",
-    "relocate": "relocate knight to {}",
-    "action": "action {}",
-}
+# A field of a form: ``{k}`` or ``{k:how}`` (``ckdsl.engine.decisions.Verb``).
+_FIELD = re.compile(r"\{(?P<at>\d+)(?::(?P<as>[a-z]+))?\}")
+
+
+def _field(game: Game, option: Option, at: int, how: str | None) -> str:
+    value = option[at]
+    if how == "edge":
+        return edge_name(game, value)
+    if how == "player":
+        return player_name(game, value)
+    if how == "goods":
+        return format_goods(value)
+    if how == "value":
+        return format_value(game, option[at - 1], value)
+    return str(value)
 
 
 def format_goods(goods: dict[str, int]) -> str:

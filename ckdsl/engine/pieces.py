@@ -241,13 +241,13 @@ def _harbor(game: Game, player: int, i: int) -> None:
     if kind is None:
         return
     me = game.state.players[player]
-    params = game.rules.params
+    rules = game.rules
     if kind == "generic":
-        rate = params["generic_harbor_rate"]
+        rate = rules.number("generic_harbor_rate")
         me.harbor_rates = [min(r, rate) for r in me.harbor_rates]
     else:
         g = game.rules.good_index[kind]
-        me.harbor_rates[g] = min(me.harbor_rates[g], params["special_harbor_rate"])
+        me.harbor_rates[g] = min(me.harbor_rates[g], rules.number("special_harbor_rate"))
     refresh_rates(game, player)
 
 
@@ -261,12 +261,13 @@ def refresh_rates(game: Game, player: int) -> None:
     if state.merchant_owner == player and state.merchant != NOBODY:
         g = rules.terrain_resource.get(game.terrain[state.merchant])
         if g is not None:
-            rates[g] = min(rates[g], rules.params["merchant_trade_rate"])
+            rates[g] = min(rates[g], rules.number("merchant_trade_rate"))
     for mod in state.modifiers:
-        if mod["kind"] == "rate" and mod["player"] == player:
+        rate = mod["value"]
+        if mod["kind"] == "rate" and mod["player"] == player and isinstance(rate, int):
             for good in mod["goods"]:
                 g = rules.good_index[good]
-                rates[g] = min(rates[g], mod["value"])
+                rates[g] = min(rates[g], rate)
     me.rates = rates
 
 

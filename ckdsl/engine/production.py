@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.hands import transfer_all
-from ckdsl.engine.state import EMPTY, NOBODY, Task
+from ckdsl.engine.state import EMPTY, NOBODY
+from ckdsl.engine.tasks import GoldTask, Task
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -57,19 +58,20 @@ def produce(game: Game, roller: int, number: int) -> None:
                 owed[takers[0]][g] = bank[g]
     got_nothing = []
     gold_owners = {owner for owner, _ in gold}
-    names = rules.goods
+    names, told = rules.goods, game.heard("produce")
     for p in game.order_from(roller):
         goods = owed.get(p)
-        named = {names[g]: n for g, n in sorted(goods.items()) if n} if goods else {}
-        if named:
-            transfer_all(game, NOBODY, p, goods.items())  # type: ignore[union-attr]
-            game.log("produce", p, goods=named)
+        if goods and any(goods.values()):
+            transfer_all(game, NOBODY, p, goods.items())
+            if told:
+                named = {names[g]: n for g, n in sorted(goods.items()) if n}
+                game.log("produce", p, goods=named)
         elif p not in gold_owners:
             got_nothing.append(p)
     tasks: list[Task] = []
     if gold:
         gold.sort(key=lambda pc: (pc[0] - roller) % game.n)
-        tasks += [("gold", owner, count) for owner, count in gold]
+        tasks += [GoldTask("gold", owner, count) for owner, count in gold]
     for p in got_nothing:
         tasks += ability_tasks(game, "nothing_produced", p)
     game.push(*tasks)

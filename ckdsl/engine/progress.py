@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl.engine.decisions import Option
+from ckdsl.engine.decisions import Asked, Option, Verb
 from ckdsl.engine.frames import count_down
-from ckdsl.engine.state import Task
+from ckdsl.engine.tasks import DiscardProgressTask, Task, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -39,7 +39,7 @@ def draw(game: Game, player: int, deck: int) -> str | None:
     game.log("draw", player, deck=deck_id, card=card)
     over = len(me.progress) - hand_limit(game, player)
     if over > 0:
-        game.push(("discard_progress", player, over))
+        game.push(DiscardProgressTask("discard_progress", player, over))
     return card
 
 
@@ -50,11 +50,11 @@ def hand_limit(game: Game, player: int, *, own_turn: bool | None = None) -> int:
     if own_turn is None:
         own_turn = player == game.state.current and game.state.turn > 0
     name = "progress_hand_limit_own_turn" if own_turn else "progress_hand_limit"
-    return int(game.rules.param(name))
+    return game.rules.number(name)
 
 
 def _discard_options(game: Game, task: Task) -> tuple[Option, ...]:
-    held = game.state.players[task[1]].progress
+    held = game.state.players[expect(task, DiscardProgressTask).player].progress
     return tuple(("discard_card", card) for card in dict.fromkeys(held))
 
 
@@ -71,5 +71,5 @@ def under_deck(game: Game, card: str) -> None:
     game.state.decks[game.rules.cards[card].deck].insert(0, card)
 
 
-HANDLERS = {"discard_progress": _on_discard}
-TASK_OPTIONS = {"discard_progress": _discard_options}
+DECISIONS = (Asked("discard_progress", _on_discard, _discard_options),)
+VERBS = (Verb("discard_card", "discard {1}"),)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
-from ckdsl.engine.decisions import Decision, Option
+from ckdsl.engine.decisions import Asked, Decision, DecisionKind, Option
 from ckdsl.engine.hands import transfer
 from ckdsl.engine.state import CITY, NOBODY, SETTLEMENT
+from ckdsl.engine.tasks import GoldTask
 from ckdsl.engine.turn import begin_turn
 
 if TYPE_CHECKING:
@@ -26,7 +27,8 @@ def decision(game: Game) -> Decision:
         spots = [e for e in topo.inter_edges[home] if state.road[e] == NOBODY]
         return Decision(player, "setup_road", tuple(("road", e) for e in spots))
     spots = [i for i in range(len(state.building)) if board_rules.distance_ok(topo, state, i)]
-    return Decision(player, f"setup_{step}", tuple((step, i) for i in spots))
+    kind: DecisionKind = "setup_city" if step == "city" else "setup_settlement"
+    return Decision(player, kind, tuple((step, i) for i in spots))
 
 
 def _on_settlement(game: Game, player: int, option: Option) -> None:
@@ -45,7 +47,7 @@ def _on_city(game: Game, player: int, option: Option) -> None:
             if got:
                 game.log("produce", player, goods={rules.goods[g]: got})
         if production.choice:
-            state.queue.append(("gold", player, production.choice))
+            state.queue.append(GoldTask("gold", player, production.choice))
     state.setup_step += 1
 
 
@@ -57,8 +59,8 @@ def _on_road(game: Game, player: int, option: Option) -> None:
         begin_turn(game, 0)
 
 
-HANDLERS = {
-    "setup_settlement": _on_settlement,
-    "setup_city": _on_city,
-    "setup_road": _on_road,
-}
+DECISIONS = (
+    Asked("setup_settlement", _on_settlement),
+    Asked("setup_city", _on_city),
+    Asked("setup_road", _on_road),
+)

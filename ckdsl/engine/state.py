@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ckdsl.engine.tasks import Modifier, Task
+
 NOBODY = -1
 
 # What stands on an intersection. A damaged city is a city pillaged by the barbarians
@@ -28,10 +30,6 @@ EMPTY, SETTLEMENT, CITY, DAMAGED = 0, 1, 2, 3
 ACTIVATED_THIS_TURN = 1
 PROMOTION = 2  # added once per promotion
 ACTION = 16  # added once per action
-
-Task = tuple[Any, ...]
-"""A piece of work in the queue: ("discard", player, how many), ("produce", roller, 8), ...
-Tasks waiting for a player's answer become decisions; the others run on their own."""
 
 
 @dataclass(slots=True)
@@ -104,12 +102,12 @@ class GameState:
     robber_unlocked: bool = False
     merchant: int = NOBODY  # the tile the merchant stands on
     merchant_owner: int = NOBODY
-    modifiers: list[dict[str, Any]] = field(default_factory=list)  # until the end of turn
+    modifiers: list[Modifier] = field(default_factory=list)  # until the end of turn
     longest_road_holder: int = NOBODY
     offers_made: int = 0  # trade offers to other players this turn
     winner: int = NOBODY
     over: bool = False
-    counters: dict[str, Any] = field(default_factory=dict)  # id -> number, or one per player
+    counters: dict[str, int | list[int]] = field(default_factory=dict)  # one, or per player
 
     def to_data(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
@@ -146,7 +144,7 @@ class GameState:
             self.setup_step,
             self.rolled,
             self.dice,
-            [_copied(task) for task in self.queue] if self.queue else [],
+            _copied_queue(self.queue) if self.queue else [],
             self.fixed_rolls[:],
             self.next_dice,
             self.barbarians,
@@ -154,7 +152,7 @@ class GameState:
             self.robber_unlocked,
             self.merchant,
             self.merchant_owner,
-            [dict(mod) for mod in self.modifiers] if self.modifiers else [],
+            [mod.copy() for mod in self.modifiers] if self.modifiers else [],
             self.longest_road_holder,
             self.offers_made,
             self.winner,
@@ -170,13 +168,26 @@ class GameState:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _copied(value: Any) -> Any:
-    """A copy of a task's value: tuples, lists and dicts are copied all the way down (a
-    card's frame, an offer and its answers), anything else is immutable and shared."""
+def _copied_queue(queue: list[Task]) -> list[Task]:
+    """A copy of the queue sharing nothing mutable with it: each task of its own kind,
+    its frames, lists and dicts copied all the way down, an object two tasks share (a
+    trade offer, asked of every player and then of its maker) copied once and still
+    shared by both copies; anything else is immutable and shared."""
+    memo: dict[int, Any] = {}
+    return [_copied(task, memo) for task in queue]
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
     if isinstance(value, tuple):
-        return tuple(_copied(v) for v in value)
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    return value
+        items = [_copied(v, memo) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if not isinstance(value, (list, dict)):
+        return value
+    done = memo.get(id(value))
+    if done is None:
+        if isinstance(value, list):
+            done = [_copied(v, memo) for v in value]
+        else:
+            done = {k: _copied(v, memo) for k, v in value.items()}
+        memo[id(value)] = done
+    return done

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from ckdsl.engine.allow import allowed
 from ckdsl.engine.compiled import has
-from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
+from ckdsl.engine.decisions import Asked, Decision, IllegalAnswer, Option, Verb
 from ckdsl.engine.hands import transfer, transfer_all
-from ckdsl.engine.state import NOBODY, Task
+from ckdsl.engine.state import NOBODY
+from ckdsl.engine.tasks import PartnerTask, RespondTask, Task, TradeOffer, expect
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -68,7 +69,7 @@ def check_offer(game: Game, decision: Decision, option: Option) -> None:
         raise IllegalAnswer("you do not hold what you offer")
     if not allowed(game, "offer", decision.player):
         raise IllegalAnswer("the rules do not allow an offer now")
-    limit = game.rules.param("trade_offers_per_turn")
+    limit = game.rules.number("trade_offers_per_turn")
     if game.state.offers_made >= limit:
         raise IllegalAnswer(f"at most {limit} trade offers per turn")
 
@@ -76,31 +77,41 @@ def check_offer(game: Game, decision: Decision, option: Option) -> None:
 def _on_offer(game: Game, player: int, option: Option) -> None:
     state = game.state
     state.offers_made += 1
-    offer = {"from": player, "give": dict(option[1]), "get": dict(option[2]), "accepted": []}
+    offer: TradeOffer = {
+        "from": player,
+        "give": dict(option[1]),
+        "get": dict(option[2]),
+        "accepted": [],
+    }
     game.log("offer", player, give=offer["give"], get=offer["get"])
     others = [q for q in game.order_from(player) if q != player]
-    game.push(*[("respond", q, offer) for q in others], ("partner", player, offer))
+    game.push(
+        *[RespondTask("respond", q, offer) for q in others], PartnerTask("partner", player, offer)
+    )
 
 
 def _respond_options(game: Game, task: Task) -> tuple[Option, ...]:
-    can_pay = has(game.state.players[task[1]].hand, game.bundle(task[2]["get"]))
+    respond = expect(task, RespondTask)
+    can_pay = has(game.state.players[respond.player].hand, game.bundle(respond.offer["get"]))
     return (("accept",), ("decline",)) if can_pay else (("decline",),)
 
 
 def _on_respond(game: Game, player: int, option: Option) -> None:
-    offer = game.state.queue.pop(0)[2]
+    offer = expect(game.state.queue.pop(0), RespondTask).offer
     if option[0] == "accept":
         offer["accepted"].append(player)
-    game.log(option[0], player, offerer=offer["from"])
+        game.log("accept", player, offerer=offer["from"])
+    else:
+        game.log("decline", player, offerer=offer["from"])
 
 
 def _partner_options(game: Game, task: Task) -> tuple[Option, ...]:
-    return (*(("partner", q) for q in task[2]["accepted"]), ("cancel",))
+    return (*(("partner", q) for q in expect(task, PartnerTask).offer["accepted"]), ("cancel",))
 
 
 def _on_partner(game: Game, player: int, option: Option) -> None:
     state = game.state
-    offer = state.queue.pop(0)[2]
+    offer = expect(state.queue.pop(0), PartnerTask).offer
     if option[0] == "cancel":
         game.log("trade_cancelled", player)
         return
@@ -110,6 +121,15 @@ def _on_partner(game: Game, player: int, option: Option) -> None:
     game.log("trade", player, partner=partner, give=offer["give"], get=offer["get"])
 
 
-HANDLERS = {"respond": _on_respond, "partner": _on_partner}
-MAIN_VERBS = {"bank": _on_bank, "offer": _on_offer}
-TASK_OPTIONS = {"respond": _respond_options, "partner": _partner_options}
+DECISIONS = (
+    Asked("respond", _on_respond, _respond_options),
+    Asked("partner", _on_partner, _partner_options),
+)
+VERBS = (
+    Verb("bank", "trade {1} for {2}", main=_on_bank),
+    Verb("offer", "offer {1:goods} for {2:goods}", main=_on_offer),
+    Verb("accept", "accept"),
+    Verb("decline", "decline"),
+    Verb("partner", "trade with {1:player}"),
+    Verb("cancel", "cancel trade"),
+)

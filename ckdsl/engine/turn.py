@@ -15,11 +15,23 @@ from typing import TYPE_CHECKING
 from ckdsl import rng
 from ckdsl.engine import cards, progress
 from ckdsl.engine.allow import Env, allowed_items
-from ckdsl.engine.decisions import Decision, Option
+from ckdsl.engine.decisions import Asked, Decision, Option, Verb
 from ckdsl.engine.frames import count_down
 from ckdsl.engine.hands import move_one, steal
 from ckdsl.engine.pieces import refresh_rates
-from ckdsl.engine.state import NOBODY, Task
+from ckdsl.engine.state import NOBODY
+from ckdsl.engine.tasks import (
+    BeginTurnTask,
+    CloseTurnTask,
+    DiscardProgressTask,
+    DiscardTask,
+    EndTurnTask,
+    HookTask,
+    RobberTask,
+    StealTask,
+    Task,
+    expect,
+)
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -69,7 +81,7 @@ def hand_limit(game: Game, player: int) -> int:
 
 
 def _discard_options(game: Game, task: Task) -> tuple[Option, ...]:
-    hand, goods = game.state.players[task[1]].hand, game.rules.goods
+    hand, goods = game.state.players[expect(task, DiscardTask).player].hand, game.rules.goods
     return tuple(("discard", goods[g]) for g in range(len(goods)) if hand[g])
 
 
@@ -95,7 +107,8 @@ def _on_gold(game: Game, player: int, option: Option) -> None:
 
 def _robber_options(game: Game, task: Task) -> tuple[Option, ...]:
     """The tiles the robber may go to (the rule set's `robber` condition)."""
-    tiles = allowed_items(game, "robber", task[1], "t", list(range(len(game.terrain))))
+    player = expect(task, RobberTask).player
+    tiles = allowed_items(game, "robber", player, "t", list(range(len(game.terrain))))
     return tuple(("robber", t) for t in tiles)
 
 
@@ -103,7 +116,7 @@ def _on_robber(game: Game, player: int, option: Option) -> None:
     state = game.state
     state.robber = option[1]
     game.log("robber", player, tile=option[1])
-    state.queue[0] = ("steal", player)
+    state.queue[0] = StealTask("steal", player)
 
 
 def victims(game: Game, player: int, tile: int) -> list[int]:
@@ -118,7 +131,8 @@ def victims(game: Game, player: int, tile: int) -> list[int]:
 
 
 def _steal_options(game: Game, task: Task) -> tuple[Option, ...]:
-    return tuple(("steal", q) for q in victims(game, task[1], game.state.robber))
+    player = expect(task, StealTask).player
+    return tuple(("steal", q) for q in victims(game, player, game.state.robber))
 
 
 def _on_steal(game: Game, player: int, option: Option) -> None:
@@ -135,13 +149,15 @@ def _on_end(game: Game, player: int, option: Option) -> None:
     held = len(game.state.players[player].progress)
     over = held - progress.hand_limit(game, player, own_turn=False)
     if over > 0:
-        game.push(("discard_progress", player, over), ("end_turn", player))
+        game.push(
+            DiscardProgressTask("discard_progress", player, over), EndTurnTask("end_turn", player)
+        )
     else:
         end_turn(game, player)
 
 
 def _end_turn_task(game: Game, task: Task) -> None:
-    end_turn(game, task[1])
+    end_turn(game, expect(task, EndTurnTask).player)
 
 
 def end_turn(game: Game, player: int) -> None:
@@ -159,20 +175,21 @@ def end_turn(game: Game, player: int) -> None:
         return
     game.push(
         *_hook(game, "turn_end", player),
-        ("close_turn", player),
+        CloseTurnTask("close_turn", player),
         *_hook(game, "between_turns", player),
-        ("begin_turn", (player + 1) % game.n),
+        BeginTurnTask("begin_turn", (player + 1) % game.n),
     )
 
 
 def _hook(game: Game, hook: str, player: int) -> list[Task]:
     """A task that runs the rule set's ``hook`` when its turn in the queue comes (none
     if the rule set has no such hook)."""
-    return [("hook", player, hook)] if hook in game.rules.programs.hooks else []
+    return [HookTask("hook", player, hook)] if hook in game.rules.programs.hooks else []
 
 
 def _run_hook(game: Game, task: Task) -> None:
-    game.run_hook(task[2], task[1])
+    hook = expect(task, HookTask)
+    game.run_hook(hook.hook, hook.player)
 
 
 def _close_turn(game: Game, task: Task) -> None:
@@ -190,12 +207,12 @@ def close_turn(game: Game) -> None:
 
 
 def _begin_turn(game: Game, task: Task) -> None:
-    begin_turn(game, task[1])
+    begin_turn(game, expect(task, BeginTurnTask).player)
 
 
 def begin_turn(game: Game, player: int) -> None:
     state = game.state
-    if state.turn >= game.rules.param("turn_limit"):  # stopped: ``turn`` stays the last one
+    if state.turn >= game.rules.number("turn_limit"):  # stopped: ``turn`` stays the last one
         state.over = True
         game.log("unfinished", NOBODY, turns=state.turn)
         return
@@ -214,20 +231,21 @@ def begin_turn(game: Game, player: int) -> None:
         game.run_hook("turn_start", player)
 
 
-HANDLERS = {
-    "roll": _on_roll,
-    "discard": _on_discard,
-    "gold": _on_gold,
-    "robber": _on_robber,
-    "steal": _on_steal,
-}
-MAIN_VERBS = {"end": _on_end}
-TASK_OPTIONS = {
-    "discard": _discard_options,
-    "gold": _gold_options,
-    "robber": _robber_options,
-    "steal": _steal_options,
-}
+DECISIONS = (
+    Asked("roll", _on_roll),
+    Asked("discard", _on_discard, _discard_options),
+    Asked("gold", _on_gold, _gold_options),
+    Asked("robber", _on_robber, _robber_options),
+    Asked("steal", _on_steal, _steal_options),
+)
+VERBS = (
+    Verb("roll", "roll"),
+    Verb("discard", "discard {1}"),
+    Verb("take", "take {1}"),
+    Verb("robber", "move robber to {1}"),
+    Verb("steal", "steal from {1:player}"),
+    Verb("end", "end turn", main=_on_end),
+)
 AUTO_TASKS = {
     "hook": _run_hook,
     "end_turn": _end_turn_task,

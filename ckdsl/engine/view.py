@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ckdsl.engine.decisions import Decision
 from ckdsl.engine.state import GameState
+from ckdsl.engine.tasks import EffectTask, Task
+from ckdsl.events import secret_fields
 from ckdsl.rng import GAME_STREAMS
 
 if TYPE_CHECKING:
@@ -29,14 +31,10 @@ if TYPE_CHECKING:
     from ckdsl.engine.compiled import CompiledRules
     from ckdsl.engine.game import Event, Game
 
-# Events whose details some players may not see: event -> (detail, who sees it besides
-# the event's player: the detail naming the other party, or None for nobody).
-_SECRET_DETAILS: dict[str, tuple[str, str | None]] = {
-    "draw": ("card", None),  # a progress card drawn: its deck is public, not the card
-    "discard_card": ("card", None),  # a progress card discarded face down
-    "steal": ("good", "victim"),  # the thief and the victim see what was taken
-    "seize": ("card", "victim"),  # the Spy: both see the card
-}
+# Events whose details some players may not see (the schema's secret fields): event ->
+# (detail, who sees it besides the event's player: the detail naming the other party, or
+# None for nobody).
+_SECRET_DETAILS = secret_fields()
 HIDDEN = "?"  # what a masked detail reads
 _T = TypeVar("_T")
 
@@ -230,6 +228,6 @@ def _shuffled(items: list[_T], rng: random.Random) -> list[_T]:
     return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
 
 
-def _cards_in_play(queue: list[Any]) -> list[str]:
+def _cards_in_play(queue: list[Task]) -> list[str]:
     """Cards whose effect is running (played, not yet under their deck)."""
-    return [t[1]["id"] for t in queue if t[0] == "effect" and t[1]["src"] == "card"]
+    return [t.frame["id"] for t in queue if isinstance(t, EffectTask) and t.frame["src"] == "card"]

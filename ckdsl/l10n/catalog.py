@@ -14,10 +14,10 @@ import copy
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.jsondata import JsonObject, JsonValue, obj
 from ckdsl.l10n import plural
 from ckdsl.l10n.translit import to_latin_data
 from ckdsl.paths import locales_dir
@@ -44,7 +44,7 @@ class LocaleFile:
 
     language: str
     file: str
-    data: dict[str, Any]
+    data: JsonObject
     positions: Positions = field(default_factory=Positions)
 
 
@@ -76,15 +76,13 @@ def load_locale_file(path: Path) -> tuple[LocaleFile | None, list[Diagnostic]]:
 class Catalog:
     """Names, card texts and messages of one language, with English as fallback."""
 
-    def __init__(
-        self, language: str, data: dict[str, Any], fallback: Catalog | None = None
-    ) -> None:
+    def __init__(self, language: str, data: JsonObject, fallback: Catalog | None = None) -> None:
         self.language = language
         self.data = data
         self.fallback = fallback
 
-    def _lookup(self, *path: str) -> Any:
-        node: Any = self.data
+    def _lookup(self, *path: str) -> JsonValue:
+        node: JsonValue = self.data
         for item in path:
             if not isinstance(node, dict) or item not in node:
                 return None if self.fallback is None else self.fallback._lookup(*path)
@@ -111,7 +109,7 @@ class Catalog:
         found = self._lookup("cards", card, "text")
         return found if isinstance(found, str) else ""
 
-    def message(self, key: str, count: int | None = None, **values: Any) -> str:
+    def message(self, key: str, count: int | None = None, **values: object) -> str:
         """Message ``key`` with ``values`` filled in; ``count`` picks the plural form."""
         found = self._lookup("messages", key)
         if found is None:
@@ -125,7 +123,7 @@ class Catalog:
             return f"{count} {self.name('resources', good)}"
         return self._format(found, count, {})
 
-    def _format(self, found: Any, count: int | None, values: dict[str, Any]) -> str:
+    def _format(self, found: JsonValue, count: int | None, values: dict[str, object]) -> str:
         if isinstance(found, dict):
             form = plural.category(self.language, count if count is not None else 0)
             template = found.get(form) or found.get("other") or next(iter(found.values()))
@@ -139,7 +137,7 @@ class Catalog:
             return str(template)
 
 
-class _Missing(dict[str, Any]):
+class _Missing(dict[str, object]):
     """Leave an unknown placeholder visible instead of failing."""
 
     def __missing__(self, key: str) -> str:
@@ -156,7 +154,7 @@ def placeholders(text: str) -> set[str] | None:
 
 def language_data(
     language: str, ruleset: RuleSet | None = None, folder: Path | None = None
-) -> dict[str, Any]:
+) -> JsonObject:
     """The data of ``language``: its file plus the names a variant carries inline.
 
     Raises :class:`CkdslError` if the language does not exist or its file is broken.
@@ -172,7 +170,7 @@ def language_data(
     data = copy.deepcopy(locale.data)
     if ruleset is not None and isinstance(ruleset.names.get(source), dict):
         deep_merge(data, ruleset.names[source])
-    return to_latin_data(data) if language in DERIVED else data
+    return obj(to_latin_data(data)) if language in DERIVED else data
 
 
 def load_catalog(

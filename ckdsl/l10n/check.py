@@ -8,23 +8,30 @@ For each language we report, at the exact key in its file:
 - extra: an id the rule set does not define (a typo, or a card that was removed);
 - identical: a text left exactly as in English, unless listed in ``same_as_english``;
 - stale: a ``same_as_english`` entry that names no text, or a text that now differs;
-- placeholder: ``{placeholders}`` that differ from English's, or broken braces;
+- placeholder: ``{placeholders}`` that differ from English's, or broken braces, or that
+  a message of the log names but its event has no such field (``ckdsl.events``);
 - plural: a plural category the language needs (per Babel/CLDR) is missing, or one it
   does not use is present;
 - invalid: the file itself is broken (YAML, schema).
+
+Every message that tells an event of the log (``log_*``, as the event schema in
+``ckdsl.events`` lists them) is expected of every locale, English included, so a new
+event without its message is reported as missing.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from babel import Locale
 
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.events import EVENTS, EventSpec
+from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
 from ckdsl.l10n import plural
 from ckdsl.l10n.catalog import (
     LANGUAGES,
@@ -34,6 +41,7 @@ from ckdsl.l10n.catalog import (
     locale_path,
     placeholders,
 )
+from ckdsl.l10n.events import placeholders as event_placeholders
 from ckdsl.rules.checks import improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
@@ -53,6 +61,11 @@ CONCEPTS = (
 
 KINDS = ("invalid", "missing", "extra", "identical", "stale", "placeholder", "plural")
 
+EVENT_MESSAGES: Mapping[str, EventSpec] = {
+    m.key: spec for spec in EVENTS.values() for m in spec.messages
+}
+"""The messages that tell the log's events, and the event each tells."""
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -64,10 +77,10 @@ class Finding:
         return {"language": self.language, "kind": self.kind, **self.diagnostic.to_json()}
 
 
-def expected_names(data: dict[str, Any]) -> dict[str, list[str]]:
+def expected_names(data: JsonObject) -> dict[str, list[str]]:
     """For each ``names`` table, the ids a locale must name, from the rule set."""
 
-    def keys(value: Any) -> list[str]:
+    def keys(value: JsonValue) -> list[str]:
         return list(value) if isinstance(value, dict) else []
 
     schema = load_schema("rules")["definitions"]
@@ -98,26 +111,30 @@ def expected_names(data: dict[str, Any]) -> dict[str, list[str]]:
     }
 
 
-def expected_units(data: dict[str, Any], english: dict[str, Any]) -> dict[JsonPath, bool]:
-    """Every key a locale must have, mapped to whether it takes plural forms."""
+def expected_units(data: JsonObject, english: JsonObject) -> dict[JsonPath, bool]:
+    """Every key a locale must have, mapped to whether it takes plural forms: the names
+    and texts of the rule set, English's messages and the messages of the log's events."""
     units: dict[JsonPath, bool] = {}
     for section, ids in expected_names(data).items():
         for key in ids:
             units[("names", section, key)] = False
-    for card in data.get("cards") or {}:
+    for card in _dict(data.get("cards")):
         units[("cards", card, "name")] = False
         units[("cards", card, "text")] = False
     for section in ("resources", "commodities"):
-        for good in data.get(section) or {}:
+        for good in _dict(data.get(section)):
             units[("counted", good)] = True
-    for key, value in (english.get("messages") or {}).items():
+    messages = _dict(english.get("messages"))
+    for key, value in messages.items():
         units[("messages", key)] = isinstance(value, dict)
+    for key in EVENT_MESSAGES:
+        units[("messages", key)] = isinstance(messages.get(key), dict)
     return units
 
 
-def present_units(data: dict[str, Any]) -> dict[JsonPath, Any]:
+def present_units(data: JsonObject) -> dict[JsonPath, JsonValue]:
     """Every name, text and message a locale's data holds, by key."""
-    found: dict[JsonPath, Any] = {}
+    found: dict[JsonPath, JsonValue] = {}
     for section, table in _dict(data.get("names")).items():
         for key, value in _dict(table).items():
             found[("names", section, key)] = value
@@ -130,11 +147,15 @@ def present_units(data: dict[str, Any]) -> dict[JsonPath, Any]:
     return found
 
 
-def _list(value: Any) -> list[str]:
+def _list(value: JsonValue) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def _array(value: JsonValue) -> JsonArray:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: JsonValue) -> JsonObject:
     return value if isinstance(value, dict) else {}
 
 
@@ -218,7 +239,7 @@ def _check_one(
     pos = locale.positions
     present = present_units(locale.data)
     ref = present_units(english.data) if english is not None else {}
-    acknowledged = set(locale.data.get("same_as_english") or [])
+    acknowledged = set(_list(locale.data.get("same_as_english")))
     out: list[Finding] = []
 
     def add(kind: str, path: JsonPath, message: str, at_key: bool = True) -> None:
@@ -239,6 +260,8 @@ def _check_one(
                 )
             )
     out += _extra(locale, units)
+    if english is None:
+        out += _unknown_event_messages(locale)
     needed = set(plural.categories(lang))
     compared: set[str] = set()
     for path, value in present.items():
@@ -259,13 +282,23 @@ def _check_one(
         elif units[path]:
             add("plural", path, f"{dotted(path)} needs one text per plural category")
         expected = _placeholder_set(ref_forms) if english is not None else None
+        event = EVENT_MESSAGES.get(str(path[1])) if path[0] == "messages" else None
         for cat, text in forms.items():
             if not isinstance(text, str):
                 continue
             fpath = (*path, cat) if cat else path
             names = placeholders(text)
+            fields = event_placeholders(event) if event is not None else None
             if names is None:
                 add("placeholder", fpath, "broken braces: write {name}, or {{ and }}", False)
+            elif event is not None and fields is not None and not names <= fields:
+                add(
+                    "placeholder",
+                    fpath,
+                    f"{_braces(names - fields)}: the event '{event.kind}' has no such field "
+                    f"(it fills {_braces(set(fields))})",
+                    False,
+                )
             elif expected is not None and names != expected:
                 add(
                     "placeholder",
@@ -288,12 +321,12 @@ def _check_one(
                         False,
                     )
     if english is not None:
-        for i, key in enumerate(locale.data.get("same_as_english") or []):
-            if key not in compared:
+        for i, entry in enumerate(_array(locale.data.get("same_as_english"))):
+            if entry not in compared:
                 add(
                     "stale",
                     ("same_as_english", i),
-                    f"'{key}' is listed under same_as_english but no such text is "
+                    f"'{entry}' is listed under same_as_english but no such text is "
                     "identical to English",
                     False,
                 )
@@ -324,7 +357,21 @@ def _extra(locale: LocaleFile, units: dict[JsonPath, bool]) -> list[Finding]:
     return out
 
 
-def _placeholder_set(forms: dict[str, Any]) -> set[str] | None:
+def _unknown_event_messages(locale: LocaleFile) -> list[Finding]:
+    """Messages of the log (``log_*``) that tell no event of the schema: an event renamed
+    or removed, or a typo."""
+    out = []
+    for key in _dict(locale.data.get("messages")):
+        if key.startswith("log_") and key not in EVENT_MESSAGES:
+            path: JsonPath = ("messages", key)
+            hint = suggest(key, EVENT_MESSAGES)
+            message = f"unknown id: {dotted(path)} tells no event of the log{hint}"
+            where = locale.positions.key(path)
+            out.append(Finding(locale.language, "extra", Diagnostic.at(where, message, path)))
+    return out
+
+
+def _placeholder_set(forms: Mapping[str, JsonValue]) -> set[str] | None:
     names: set[str] = set()
     for text in forms.values():
         if not isinstance(text, str):

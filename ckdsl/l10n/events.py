@@ -2,23 +2,43 @@
 
 The engine logs who did what with ids and numbers only (``{"event": "build", "player": 0,
 "piece": "road", "at": 17}``); this module turns that into a sentence of any language,
-so a saved game reads the same in all six.
+so a saved game reads the same in all six. How each field is shown follows from its type
+in the event schema (``ckdsl.events``): a player by colour, goods counted, ids by their
+names, a flag not at all; which message tells an event is the schema's too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
+from ckdsl.events import EVENTS, EventSpec, FieldType, fields_of_type, spec_of
 from ckdsl.l10n.catalog import Catalog
 
 # Events too minor to print in the readable log (a modifier shows as the card played).
-QUIET = frozenset({"end_turn", "modifier"})
-PLAYER_FIELDS = frozenset({"player", "victim", "partner", "offerer", "previous", "viewer"})
-GOODS_FIELDS = frozenset({"goods", "give", "get"})
-COUNT_FIELDS = frozenset({"points", "turns"})
-# Fields that only pick which message to use (``_variant``), never shown themselves.
-SILENT_FIELDS = frozenset({"won", "damaged", "active"})
+QUIET = frozenset(kind for kind, spec in EVENTS.items() if spec.quiet)
+PLAYER_FIELDS = fields_of_type("player")
+GOODS_FIELDS = fields_of_type("goods")
+COUNT_FIELDS = fields_of_type("count")
+# Fields that only pick which message to use, never shown themselves.
+SILENT_FIELDS = fields_of_type("flag")
+
+_FILLS: Mapping[FieldType, tuple[str, ...]] = {
+    "count": ("count",),
+    "face": ("event",),
+    "flag": (),
+}
+"""Placeholders a field of these types fills instead of its own name (a ``good`` fills
+its name and ``goods``)."""
+
+
+def placeholders(spec: EventSpec) -> frozenset[str]:
+    """The ``{placeholders}`` a message telling this event may use."""
+    names: set[str] = set()
+    for f in spec.fields:
+        names.update(_FILLS.get(f.type, (f.name,)))
+        if f.type == "good":
+            names.add("goods")
+    return frozenset(names)
 
 
 class EventRenderer:
@@ -35,7 +55,7 @@ class EventRenderer:
     def player(self, index: int) -> str:
         return self.catalog.name("colours", self.colours[index])
 
-    def goods(self, amounts: dict[str, int]) -> str:
+    def goods(self, amounts: Mapping[str, int]) -> str:
         return ", ".join(self.catalog.counted(good, n) for good, n in amounts.items())
 
     def level(self, level: str) -> str:
@@ -43,52 +63,57 @@ class EventRenderer:
         name = self.catalog.name("levels", level)
         return name if name != level else self.catalog.name("knight_levels", level)
 
-    def render(self, event: dict[str, Any]) -> str | None:
-        """The sentence for ``event``, or None for an event the readable log leaves out."""
-        kind = event["event"]
-        if kind in QUIET:
+    def render(self, event: Mapping[str, object]) -> str | None:
+        """The sentence for ``event``, or None for an event the readable log leaves out.
+
+        A field the schema does not know is passed to the message as it is."""
+        kind = str(event.get("event"))
+        spec = spec_of(kind)
+        if spec is not None and spec.quiet:
             return None
-        catalog = self.catalog
         count: int | None = None
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         for key, value in event.items():
-            if key == "event" or key in SILENT_FIELDS:
+            f = spec.field(key) if spec is not None else None
+            if key == "event":
                 continue
-            if key in PLAYER_FIELDS:
-                values[key] = self.player(value) if value >= 0 else ""
-            elif key in GOODS_FIELDS:
-                values[key] = self.goods(value)
-            elif key == "good":
-                values[key] = catalog.good_name(value)
-                values["goods"] = catalog.counted(value, 1)
-            elif key == "piece":
-                values[key] = catalog.name("pieces", value)
-            elif key == "at":
-                values[key] = self.place(event.get("piece", ""), value)
-            elif key == "face":
-                values["event"] = catalog.name("event_faces", value)
-            elif key == "card":
-                values[key] = catalog.card_name(value)
-            elif key == "deck":
-                values[key] = catalog.name("decks", value)
-            elif key == "track":
-                values[key] = catalog.name("tracks", value)
-            elif key == "level":
-                values[key] = self.level(value)
-            elif key in COUNT_FIELDS:
-                count = value
-            else:
+            if f is None:
                 values[key] = value
-        return catalog.message(_variant(event), count, **values)
+            elif f.type == "count":
+                count = value if isinstance(value, int) else None
+            elif f.type != "flag":
+                values.update(self._fill(f.type, key, value, event))
+        message = spec.message_for(event) if spec is not None else None
+        return self.catalog.message(message or f"log_{kind}", count, **values)
+
+    def _fill(
+        self, kind: FieldType, key: str, value: object, event: Mapping[str, object]
+    ) -> dict[str, object]:
+        """The placeholders one field fills (the value as it is when it has not the shape
+        its type says: a masked id, say)."""
+        catalog = self.catalog
+        if isinstance(value, int):
+            if kind == "player":
+                return {key: self.player(value) if value >= 0 else ""}
+            if kind in ("place", "intersection", "edge"):
+                piece = event.get("piece") if kind == "place" else ""
+                return {key: self.place("road" if kind == "edge" else str(piece or ""), value)}
+        elif isinstance(value, dict) and kind == "goods":
+            amounts = {str(g): n for g, n in value.items() if isinstance(n, int)}
+            return {key: self.goods(amounts)}
+        elif isinstance(value, str):
+            if kind == "good":
+                return {key: catalog.good_name(value), "goods": catalog.counted(value, 1)}
+            if kind == "face":
+                return {"event": catalog.name("event_faces", value)}
+            if kind in _NAMED:
+                return {key: catalog.name(_NAMED[kind], value)}
+            if kind == "card":
+                return {key: catalog.card_name(value)}
+            if kind in ("level", "knight_level"):
+                return {key: self.level(value)}
+        return {key: value}
 
 
-def _variant(event: dict[str, Any]) -> str:
-    """The message key of ``event``: ``log_<kind>``, or a variant picked by a field."""
-    kind = event["event"]
-    if kind == "longest_road" and event["player"] < 0:
-        return "log_longest_road_lost"
-    if kind == "attack":
-        return "log_attack_won" if event.get("won") else "log_attack_lost"
-    if kind == "pillaged" and event.get("damaged"):
-        return "log_pillaged_damaged"
-    return f"log_{kind}"
+_NAMED: Mapping[FieldType, str] = {"piece": "pieces", "deck": "decks", "track": "tracks"}
+"""Field types shown by their name in a ``names`` table of the locale."""

@@ -7,7 +7,7 @@ three digraphs (Љ lj, Њ nj, Џ dž) are written LJ/NJ/DŽ inside a word in cap
 
 from __future__ import annotations
 
-from typing import Any
+from ckdsl.jsondata import JsonValue
 
 _LOWER = {
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "ђ": "đ", "е": "e", "ж": "ž",
@@ -43,7 +43,7 @@ def _in_capitals(text: str, i: int) -> bool:
     return prev.isalpha() and prev.isupper()
 
 
-def to_latin_data(value: Any) -> Any:
+def to_latin_data(value: JsonValue) -> JsonValue:
     """Transliterate every text inside ``value`` (keys, which are ids, stay as they are)."""
     if isinstance(value, str):
         return to_latin(value)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path
+from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest
 
@@ -21,15 +22,15 @@ class Removed(NamedTuple):
     """An entry a variant removed: where it did so, and what the entry was."""
 
     pos: Pos
-    value: Any
+    value: JsonValue
 
 
-ExtraCheck = Callable[[dict[str, Any], Positions], list[Diagnostic]]
+ExtraCheck = Callable[[JsonObject, Positions], list[Diagnostic]]
 """A check a higher layer adds (the DSL's: every effect, hook, condition and formula)."""
 
 
 def run(
-    data: dict[str, Any],
+    data: JsonObject,
     positions: Positions,
     removed: dict[tuple[str, str], Removed],
     extra: Iterable[ExtraCheck] = (),
@@ -45,12 +46,12 @@ def run(
 
 @dataclass
 class _Context:
-    data: dict[str, Any]
+    data: JsonObject
     positions: Positions
     removed: dict[tuple[str, str], Removed]
     out: list[Diagnostic] = field(default_factory=list)
 
-    def section(self, name: str) -> dict[str, Any]:
+    def section(self, name: str) -> JsonObject:
         return _mapping(self.data.get(name))
 
     def error(self, path: JsonPath, message: str, *, at_key: bool = False) -> None:
@@ -70,7 +71,7 @@ class _Context:
         )
 
     def reference(
-        self, path: JsonPath, value: Any, section: str, what: str, *, at_key: bool = False
+        self, path: JsonPath, value: JsonValue, section: str, what: str, *, at_key: bool = False
     ) -> bool:
         """Check that ``value`` names an entry of ``section``; report it if not."""
         if not isinstance(value, str):
@@ -86,18 +87,18 @@ class _Context:
         return False
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: JsonValue) -> JsonObject:
     return value if isinstance(value, dict) else {}
 
 
-def _items(value: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+def _items(value: JsonValue) -> Iterator[tuple[int, JsonObject]]:
     if isinstance(value, list):
         for i, item in enumerate(value):
             if isinstance(item, dict):
                 yield i, item
 
 
-def _int(value: Any) -> int | None:
+def _int(value: JsonValue) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -127,7 +128,7 @@ def _good_ref(ctx: _Context, path: JsonPath, good: str) -> None:
     ctx.error(path, f"unknown resource or commodity '{good}'{suggest(good, names)}", at_key=True)
 
 
-def _amounts(ctx: _Context, path: JsonPath, amounts: Any) -> None:
+def _amounts(ctx: _Context, path: JsonPath, amounts: JsonValue) -> None:
     for good in _mapping(amounts):
         _good_ref(ctx, (*path, good), good)
 
@@ -151,7 +152,7 @@ def _costs(ctx: _Context) -> None:
 
 def _tracks(ctx: _Context) -> None:
     faces = _mapping(ctx.section("dice").get("red_die")).get("faces")
-    red = {f for f in (faces if isinstance(faces, list) else []) if _int(f) is not None}
+    red = {n for f in (faces if isinstance(faces, list) else []) if (n := _int(f)) is not None}
     seen: dict[str, JsonPath] = {}
     for track, spec in ctx.section("tracks").items():
         spec = _mapping(spec)
@@ -209,19 +210,20 @@ def _tracks(ctx: _Context) -> None:
             )
 
 
-def improvement_levels(data: dict[str, Any]) -> list[str]:
+def improvement_levels(data: JsonObject) -> list[str]:
     """Every improvement level id, track by track."""
     out = []
     for spec in _mapping(data.get("tracks")).values():
         for _, level in _items(_mapping(spec).get("levels")):
-            if isinstance(level.get("id"), str):
-                out.append(level["id"])
+            lid = level.get("id")
+            if isinstance(lid, str):
+                out.append(lid)
     return out
 
 
-def knight_levels(data: dict[str, Any]) -> list[str]:
+def knight_levels(data: JsonObject) -> list[str]:
     knight = _mapping(_mapping(data.get("pieces")).get("knight"))
-    return [lv["id"] for _, lv in _items(knight.get("levels")) if isinstance(lv.get("id"), str)]
+    return [lid for _, lv in _items(knight.get("levels")) if isinstance(lid := lv.get("id"), str)]
 
 
 def _knights(ctx: _Context) -> None:
@@ -351,8 +353,9 @@ def _dice(ctx: _Context) -> None:
                 f"face '{face}' does nothing: give it `advances_barbarians` or a `track`",
                 at_key=True,
             )
-        if has_track and ctx.reference((*path, "track"), spec["track"], "tracks", "track"):
-            gates.add(spec["track"])
+        track = spec.get("track")
+        if has_track and ctx.reference((*path, "track"), track, "tracks", "track"):
+            gates.add(str(track))
     if not event:
         return
     for track in ctx.section("tracks"):

@@ -22,6 +22,7 @@ from typing import Any
 
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path, sorted_diagnostics
+from ckdsl.jsondata import JsonObject, JsonValue, obj, text
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules import checks
 from ckdsl.rules.positions import Positions
@@ -36,13 +37,17 @@ BASE = "base"
 
 @dataclass
 class RuleSet:
-    """A complete, checked rule set: plain data plus where each part came from."""
+    """A complete, checked rule set: plain data plus where each part came from.
+
+    ``data`` and its sections are typed loosely on purpose: the rule set has passed its
+    schema and checks, and the layers above (the compiled rules, the DSL, the command
+    line) read it by the shapes the schema guarantees."""
 
     name: str
     data: dict[str, Any]
     positions: Positions
     layers: list[str]
-    names: dict[str, dict[str, Any]] = field(default_factory=dict)
+    names: dict[str, JsonObject] = field(default_factory=dict)
     """Locale fragments carried by variants, by language (top variant wins)."""
     name_positions: Positions = field(default_factory=Positions)
     """Where each inline name stands in its variant file, by (language, ...) path."""
@@ -77,10 +82,10 @@ class RuleSet:
 class _Draft:
     """A rule set being assembled, before the final checks."""
 
-    data: dict[str, Any] = field(default_factory=dict)
+    data: JsonObject = field(default_factory=dict)
     positions: Positions = field(default_factory=Positions)
     layers: list[str] = field(default_factory=list)
-    names: dict[str, dict[str, Any]] = field(default_factory=dict)
+    names: dict[str, JsonObject] = field(default_factory=dict)
     removed: dict[tuple[str, str], checks.Removed] = field(default_factory=dict)
     name_positions: Positions = field(default_factory=Positions)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -158,7 +163,7 @@ def _merge_file(doc: Document, draft: _Draft) -> None:
     for section, entries in doc.data.items():
         if not isinstance(entries, dict):
             continue
-        target = draft.data.setdefault(section, {})
+        target = _table(draft, section)
         if (section,) not in draft.positions.values:
             draft.positions.values[(section,)] = doc.positions.value((section,))
             draft.positions.keys[(section,)] = doc.positions.key((section,))
@@ -203,7 +208,7 @@ def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
 
 
 def _load_parent(doc: Document, file: Path, draft: _Draft, chain: list[Path]) -> bool:
-    extends: str = doc.data["extends"]
+    extends = text(obj(doc.data)["extends"])
     at = doc.positions.value(("extends",))
     if extends == BASE:
         _load_folder(base_rules_dir(), draft)
@@ -239,13 +244,13 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
     Parts the variant schema rejected are skipped (they are reported already); the rest
     is applied, so that every other error of the variant is found in the same run.
     """
-    v = doc.data
+    v = obj(doc.data)
     for section, ids in _sections(v.get("remove")):
         for i, key in enumerate(ids if isinstance(ids, list) else []):
             if not isinstance(key, str):
                 continue
             if _require(draft, doc, ("remove", section, i), section, key, "remove"):
-                value = draft.data[section].pop(key)
+                value = _table(draft, section).pop(key)
                 draft.positions.drop((section, key))
                 at = doc.positions.value(("remove", section, i))
                 draft.removed[(section, key)] = checks.Removed(at, value)
@@ -267,12 +272,20 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
         draft.name_positions.graft(doc.positions, ("names", lang), (lang,))
 
 
-def _sections(block: Any) -> list[tuple[str, Any]]:
+def _sections(block: JsonValue) -> list[tuple[str, JsonValue]]:
     return list(block.items()) if isinstance(block, dict) else []
 
 
+def _table(draft: _Draft, section: str) -> JsonObject:
+    """The section ``section`` of the draft, made when missing (only mappings are merged
+    into a draft, so a section is always one)."""
+    table = draft.data.setdefault(section, {})
+    return table if isinstance(table, dict) else {}
+
+
 def _require(draft: _Draft, doc: Document, at: JsonPath, section: str, key: str, verb: str) -> bool:
-    existing = draft.data.get(section, {})
+    found = draft.data.get(section, {})
+    existing = found if isinstance(found, dict) else {}
     if key in existing:
         return True
     removed = draft.removed.get((section, key))
@@ -287,16 +300,16 @@ def _require(draft: _Draft, doc: Document, at: JsonPath, section: str, key: str,
     return False
 
 
-def _put(draft: _Draft, doc: Document, src: JsonPath, dst: JsonPath, value: Any) -> None:
-    draft.data.setdefault(str(dst[0]), {})[str(dst[1])] = value
+def _put(draft: _Draft, doc: Document, src: JsonPath, dst: JsonPath, value: JsonValue) -> None:
+    _table(draft, str(dst[0]))[str(dst[1])] = value
     draft.positions.drop(dst)
     draft.positions.graft(doc.positions, src, dst)
     draft.positions.keys[dst] = doc.positions.key(src)
 
 
-def _add(draft: _Draft, doc: Document, section: str, key: str, value: dict[str, Any]) -> None:
+def _add(draft: _Draft, doc: Document, section: str, key: str, value: JsonObject) -> None:
     src = ("add", section, key)
-    existing = draft.data.setdefault(section, {})
+    existing = _table(draft, section)
     if key in existing:
         draft.diagnostics.append(
             Diagnostic.at(
@@ -319,18 +332,20 @@ def _add(draft: _Draft, doc: Document, section: str, key: str, value: dict[str, 
     draft.positions.graft(draft.positions, (section, like), (section, key))
     draft.positions.keys[(section, key)] = doc.positions.key(src)
     patch = {k: v for k, v in value.items() if k != "like"}
-    _deep_merge(draft, doc, entry, patch, (section, key), src)
+    if isinstance(entry, dict):  # an entry of a keyed section is a mapping (the schema)
+        _deep_merge(draft, doc, entry, patch, (section, key), src)
 
 
-def _override(draft: _Draft, doc: Document, section: str, patch: dict[str, Any]) -> None:
+def _override(draft: _Draft, doc: Document, section: str, patch: JsonObject) -> None:
     src: JsonPath = ("override", section)
-    target = draft.data.setdefault(section, {})
+    target = _table(draft, section)
     if section in id_keyed_sections(load_schema("rules")):
         for key, value in patch.items():
             if not _require(draft, doc, (*src, key), section, key, "override"):
                 continue
-            if isinstance(value, dict) and isinstance(target[key], dict):
-                _deep_merge(draft, doc, target[key], value, (section, key), (*src, key))
+            current = target[key]
+            if isinstance(value, dict) and isinstance(current, dict):
+                _deep_merge(draft, doc, current, value, (section, key), (*src, key))
             else:
                 _put(draft, doc, (*src, key), (section, key), copy.deepcopy(value))
         return
@@ -340,16 +355,17 @@ def _override(draft: _Draft, doc: Document, section: str, patch: dict[str, Any])
 def _deep_merge(
     draft: _Draft,
     doc: Document,
-    target: dict[str, Any],
-    patch: dict[str, Any],
+    target: JsonObject,
+    patch: JsonObject,
     dst: JsonPath,
     src: JsonPath,
 ) -> None:
     """Merge ``patch`` into ``target`` key by key; lists and texts are replaced whole."""
     for key, value in patch.items():
         d, s = (*dst, key), (*src, key)
-        if isinstance(value, dict) and isinstance(target.get(key), dict):
-            _deep_merge(draft, doc, target[key], value, d, s)
+        current = target.get(key)
+        if isinstance(value, dict) and isinstance(current, dict):
+            _deep_merge(draft, doc, current, value, d, s)
             continue
         target[key] = copy.deepcopy(value)
         draft.positions.drop(d)

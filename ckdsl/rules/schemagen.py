@@ -14,28 +14,32 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from typing import Any
 
+from ckdsl.jsondata import JsonObject, JsonValue, obj, text
 from ckdsl.rules.schemas import load_schema
 
 _DEFS = "#/definitions/"
 
 
-def id_keyed_sections(rules_schema: dict[str, Any]) -> list[str]:
+def _sections(rules_schema: JsonObject) -> dict[str, JsonObject]:
+    return {name: obj(sec) for name, sec in obj(rules_schema["properties"]).items()}
+
+
+def id_keyed_sections(rules_schema: JsonObject) -> list[str]:
     """Sections that are collections keyed by id (cards, resources, ...)."""
     return [
         name
-        for name, sec in rules_schema["properties"].items()
+        for name, sec in _sections(rules_schema).items()
         if isinstance(sec.get("additionalProperties"), dict) and "properties" not in sec
     ]
 
 
-def fixed_sections(rules_schema: dict[str, Any]) -> list[str]:
+def fixed_sections(rules_schema: JsonObject) -> list[str]:
     """Sections with a fixed set of keys (pieces, dice, parameters, ...)."""
-    return [n for n, sec in rules_schema["properties"].items() if "properties" in sec]
+    return [n for n, sec in _sections(rules_schema).items() if "properties" in sec]
 
 
-def _rename_refs(node: Any, prefix: str) -> Any:
+def _rename_refs(node: JsonValue, prefix: str) -> JsonValue:
     if isinstance(node, dict):
         out = {k: _rename_refs(v, prefix) for k, v in node.items()}
         ref = out.get("$ref")
@@ -47,7 +51,7 @@ def _rename_refs(node: Any, prefix: str) -> Any:
     return node
 
 
-def _partial(node: Any) -> Any:
+def _partial(node: JsonValue) -> JsonValue:
     """The same shape with nothing required, references pointing at partial shapes."""
     if isinstance(node, dict):
         out = {k: _partial(v) for k, v in node.items() if k != "required"}
@@ -60,16 +64,16 @@ def _partial(node: Any) -> Any:
     return node
 
 
-def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+def _resolve(schema: JsonObject, node: JsonObject) -> JsonObject:
     while "$ref" in node:
-        node = schema["definitions"][node["$ref"][len(_DEFS) :]]
+        node = obj(obj(schema["definitions"])[text(node["$ref"])[len(_DEFS) :]])
     return node
 
 
-def variant_schema() -> dict[str, Any]:
+def variant_schema() -> JsonObject:
     rules = load_schema("rules")
     locale = load_schema("locale")
-    defs: dict[str, Any] = {}
+    defs: JsonObject = {}
     for name, d in rules["definitions"].items():
         defs[name] = copy.deepcopy(d)
         defs["partial_" + name] = _partial(d)
@@ -78,15 +82,15 @@ def variant_schema() -> dict[str, Any]:
 
     keyed = id_keyed_sections(rules)
     sections = rules["properties"]
-    id_ref = {"$ref": _DEFS + "id"}
+    id_ref: JsonObject = {"$ref": _DEFS + "id"}
 
-    def entry(sec: str) -> dict[str, Any]:
+    def entry(sec: str) -> JsonObject:
         return _resolve(rules, sections[sec]["additionalProperties"])
 
-    add_entries = {}
+    add_entries: JsonObject = {}
     for sec in keyed:
-        shape = _partial(entry(sec))
-        shape.setdefault("properties", {})["like"] = {
+        shape = obj(_partial(entry(sec)))
+        obj(shape.setdefault("properties", {}))["like"] = {
             "description": f"Start from a copy of this existing entry of '{sec}', "
             "then apply the keys given here.",
             "allOf": [id_ref],

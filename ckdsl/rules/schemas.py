@@ -19,6 +19,7 @@ from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.paths import schema_file
 from ckdsl.rules.positions import Positions
 
@@ -37,7 +38,10 @@ _TYPE_NAMES = {
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
-    """The bundled schema of ``kind`` (rules, variant, locale)."""
+    """The bundled schema of ``kind`` (rules, variant, locale).
+
+    Its values are typed loosely on purpose: a schema is read by the paths the JSON Schema
+    standard defines (``["properties"]["parameters"]``), here and in the DSL's checks."""
     with open(schema_file(kind), encoding="utf-8") as f:
         schema: dict[str, Any] = json.load(f)
     return schema
@@ -48,7 +52,7 @@ def _validator(kind: str) -> Draft7Validator:
     return Draft7Validator(load_schema(kind))
 
 
-def validate(data: Any, positions: Positions, kind: str) -> list[Diagnostic]:
+def validate(data: JsonValue, positions: Positions, kind: str) -> list[Diagnostic]:
     """Every schema error of ``data`` as a positioned diagnostic."""
     out: list[Diagnostic] = []
     for error in _validator(kind).iter_errors(data):
@@ -56,7 +60,7 @@ def validate(data: Any, positions: Positions, kind: str) -> list[Diagnostic]:
     return out
 
 
-def describe(value: Any) -> str:
+def describe(value: object) -> str:
     """A short, friendly description of a value found in a document."""
     if value is None:
         return "nothing"
@@ -85,9 +89,10 @@ def suggest(word: str, choices: Iterable[str]) -> str:
 def _diagnose(error: ValidationError, positions: Positions) -> Iterator[Diagnostic]:
     path = cast(JsonPath, tuple(error.absolute_path))
     kind = str(error.validator)
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    instance = error.instance
-    expected: Any = error.validator_value
+    schema: JsonObject = error.schema if isinstance(error.schema, dict) else {}
+    # What was found and what the schema wanted: any data (or jsonschema's "unset").
+    instance: object = error.instance
+    expected: object = error.validator_value
 
     if "propertyNames" in error.absolute_schema_path:
         # The error is about a key of the mapping at `path`; `instance` is that key.
@@ -101,7 +106,8 @@ def _diagnose(error: ValidationError, positions: Positions) -> Iterator[Diagnost
         return
 
     if kind == "additionalProperties" and isinstance(instance, dict):
-        allowed = list(schema.get("properties", {}))
+        properties = schema.get("properties")
+        allowed = list(properties) if isinstance(properties, dict) else []
         for extra in sorted(set(instance) - set(allowed)):
             key_path = (*path, extra)
             hint = suggest(extra, allowed)
@@ -111,11 +117,11 @@ def _diagnose(error: ValidationError, positions: Positions) -> Iterator[Diagnost
         return
 
     if kind == "required" and isinstance(instance, dict):
-        for name in expected:
+        for name in expected if isinstance(expected, list) else []:
             if name not in instance:
                 where = "here" if not path else f"in '{path[-1]}'"
                 yield Diagnostic.at(
-                    positions.key(path), f"missing key '{name}' {where}", (*path, name)
+                    positions.key(path), f"missing key '{name}' {where}", (*path, str(name))
                 )
         return
 
@@ -123,14 +129,14 @@ def _diagnose(error: ValidationError, positions: Positions) -> Iterator[Diagnost
     yield Diagnostic.at(positions.value(path), message, path)
 
 
-def _message(kind: str, expected: Any, instance: Any, schema: dict[str, Any]) -> str:
+def _message(kind: str, expected: object, instance: object, schema: JsonObject) -> str:
     found = describe(instance)
     if kind == "type":
         types = expected if isinstance(expected, list) else [expected]
         wanted = " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in types)
         return f"expected {wanted}, found {found}"
     if kind == "enum":
-        choices = [str(c) for c in expected]
+        choices = [str(c) for c in (expected if isinstance(expected, list) else [])]
         hint = suggest(str(instance), choices) if isinstance(instance, str) else ""
         return f"{found} is not allowed here{hint}; expected {_one_of(choices)}"
     if kind == "const":
@@ -152,7 +158,7 @@ def _message(kind: str, expected: Any, instance: Any, schema: dict[str, Any]) ->
     return f"{found}: {kind} {expected!r} not satisfied"
 
 
-def _one_of_message(schema: dict[str, Any], found: str) -> str:
+def _one_of_message(schema: JsonObject, found: str) -> str:
     if "plural" in json.dumps(schema.get("oneOf", [])):
         return (
             f"expected a text, or a mapping with one text per plural category "

@@ -16,11 +16,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import yaml
 
 from ckdsl.diagnostics import Diagnostic, JsonPath, PathItem, Pos
+from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
 from ckdsl.rules.positions import Positions
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -30,7 +31,21 @@ MAX_DEPTH = 64
 MAX_NODES = 200_000
 """Most values in one document, counting every copy an alias makes."""
 
-_Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The C parser when libyaml is there (several times faster), else the pure-Python one.
+_Parser: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = (
+    yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader
+)
+
+
+class _Mark(Protocol):
+    """Where the parser stands: both parsers' marks have these (0-based)."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _INT_OCT = re.compile(r"0o[0-7]+\Z")
@@ -50,7 +65,7 @@ class Document:
     """The data of one YAML file and where each part of it stands in the file."""
 
     file: str
-    data: Any
+    data: JsonValue
     positions: Positions = field(default_factory=Positions)
 
 
@@ -127,7 +142,7 @@ def _line_col(raw: bytes, index: int) -> tuple[int, int]:
 
 @dataclass
 class _Frame:
-    container: dict[str, Any] | list[Any]
+    container: JsonObject | JsonArray
     path: JsonPath
     anchor: str | None
     first_position: int
@@ -146,17 +161,19 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.positions = Positions()
         self.order: list[tuple[JsonPath, Pos, Pos | None]] = []
-        self.anchors: dict[str, tuple[Any, JsonPath, int, int, int]] = {}
+        self.anchors: dict[str, tuple[JsonValue, JsonPath, int, int, int]] = {}
         self.stack: list[_Frame] = []
-        self.root: Any = None
+        self.root: JsonValue = None
         self.empty = True
         self.documents = 0
         self.nodes = 0
 
-    def pos(self, mark: Any) -> Pos:
+    def pos(self, mark: _Mark | None) -> Pos:
+        if mark is None:  # the parsers always mark their events: the start, to be safe
+            return Pos(self.file, 1, 1)
         return Pos(self.file, mark.line + 1, mark.column + 1)
 
-    def abort(self, mark: Any, message: str) -> _Abort:
+    def abort(self, mark: _Mark | None, message: str) -> _Abort:
         p = self.pos(mark)
         return _Abort(Diagnostic(self.file, p.line, p.col, message))
 
@@ -170,7 +187,7 @@ class _Builder:
             raise _Abort(Diagnostic(self.file, 1, 1, f"not valid YAML: {exc}")) from None
 
     # --- events -------------------------------------------------------------------
-    def on_event(self, event: Any) -> None:
+    def on_event(self, event: yaml.Event) -> None:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
@@ -188,7 +205,7 @@ class _Builder:
         elif isinstance(event, yaml.AliasEvent):
             self.on_alias(event)
 
-    def on_scalar(self, event: Any) -> None:
+    def on_scalar(self, event: yaml.ScalarEvent) -> None:
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
             self.on_key(frame, event)
@@ -202,7 +219,7 @@ class _Builder:
             self.anchors[event.anchor] = (value, path, n - 1, n, 1)
         self.attach(value)
 
-    def on_key(self, frame: _Frame, event: Any) -> None:
+    def on_key(self, frame: _Frame, event: yaml.ScalarEvent) -> None:
         key = event.value
         kpos = self.pos(event.start_mark)
         if key == "<<" and not event.style:
@@ -234,7 +251,7 @@ class _Builder:
             frame.seen[key] = kpos
         frame.key, frame.key_pos, frame.expect_key = key, kpos, False
 
-    def on_start(self, event: Any) -> None:
+    def on_start(self, event: yaml.CollectionStartEvent) -> None:
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
             raise self.abort(
@@ -249,9 +266,7 @@ class _Builder:
         self.count(event, 1)
         path = self.child_path()
         self.record(path, self.pos(event.start_mark))
-        container: dict[str, Any] | list[Any] = (
-            {} if isinstance(event, yaml.MappingStartEvent) else []
-        )
+        container: JsonObject | JsonArray = {} if isinstance(event, yaml.MappingStartEvent) else []
         self.stack.append(
             _Frame(container, path, event.anchor, len(self.order) - 1, self.nodes - 1)
         )
@@ -268,11 +283,11 @@ class _Builder:
             )
         self.attach(frame.container)
 
-    def on_alias(self, event: Any) -> None:
+    def on_alias(self, event: yaml.AliasEvent) -> None:
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
             raise self.abort(event.start_mark, "an alias cannot be used as a mapping key")
-        anchor = self.anchors.get(event.anchor)
+        anchor = self.anchors.get(event.anchor or "")
         if anchor is None:
             raise self.abort(
                 event.start_mark, f"unknown alias '*{event.anchor}': no anchor '&{event.anchor}'"
@@ -287,7 +302,7 @@ class _Builder:
         self.attach(copy.deepcopy(value))
 
     # --- helpers ------------------------------------------------------------------
-    def count(self, event: Any, n: int) -> None:
+    def count(self, event: yaml.Event, n: int) -> None:
         self.nodes += n
         if self.nodes > MAX_NODES:
             raise self.abort(
@@ -316,7 +331,7 @@ class _Builder:
             self.positions.keys[path] = key_pos
         self.order.append((path, pos, key_pos))
 
-    def attach(self, value: Any) -> None:
+    def attach(self, value: JsonValue) -> None:
         self.empty = False
         if not self.stack:
             self.root = value
@@ -330,7 +345,7 @@ class _Builder:
         else:
             frame.container.append(value)
 
-    def scalar_value(self, event: Any) -> Any:
+    def scalar_value(self, event: yaml.ScalarEvent) -> JsonValue:
         tag = event.tag
         text: str = event.value
         if tag in (None, "!"):
@@ -352,7 +367,7 @@ class _Builder:
         )
 
 
-def _resolve_plain(text: str) -> Any:
+def _resolve_plain(text: str) -> JsonValue:
     """YAML 1.2 core schema for an unquoted scalar."""
     if text in _NULLS:
         return None

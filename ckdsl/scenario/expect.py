@@ -1,23 +1,35 @@
 """The visible state, in the shape scenario expectations are written in.
 
 Players by colour, edges as "a-b", goods by id, zero amounts left out: what a person
-writes in a scenario file is compared with exactly this.
+writes in a scenario file is compared with exactly this. The log is shown by the event
+schema (``ckdsl.events``): a field of type player by colour, an edge as "a-b"; and a
+``log:`` expectation naming an event or a field the schema does not have is an error of
+the file, reported before the scenario runs, since it could never match.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeAlias
 
+from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import edge_name, format_option, player_name
 from ckdsl.engine.state import CITY, DAMAGED, NOBODY, SETTLEMENT
+from ckdsl.events import EVENTS, all_field_names, place_type, spec_of
+from ckdsl.jsondata import JsonObject, JsonValue
+from ckdsl.rules.positions import Positions
+from ckdsl.rules.schemas import suggest
 
-_PLAYER_FIELDS = ("player", "victim", "partner", "offerer", "previous", "viewer")
+Shown: TypeAlias = "bool | int | float | str | Sequence[Shown] | Mapping[str, Shown] | None"
+"""A value as a scenario shows it: JSON data, read-only (so a ``dict[str, int]`` is one)."""
+
+LOG_EXPECTATIONS = ("log", "log_so_far")
+"""The expectations that match events of the log."""
 
 
-def actual_values(game: Game, wanted: dict[str, Any]) -> dict[str, Any]:
+def actual_values(game: Game, wanted: Iterable[str]) -> dict[str, Shown]:
     """For each key of ``wanted``, its actual value now."""
     return {key: _ACTUAL[key](game) for key in wanted}
 
@@ -26,11 +38,12 @@ def _colour(game: Game, player: int) -> str | None:
     return None if player == NOBODY else player_name(game, player)
 
 
-def _per_player(game: Game, value: Callable[[int], Any]) -> dict[str, Any]:
+def _per_player(game: Game, value: Callable[[int], Shown]) -> dict[str, Shown]:
     return {player_name(game, p): value(p) for p in range(game.n)}
 
 
-def _pending(game: Game) -> dict[str, Any]:
+def pending(game: Game) -> dict[str, str | list[str] | None]:
+    """The pending decision: its player, kind and options (as answers are written)."""
     d = game.pending
     return {
         "player": _colour(game, d.player),
@@ -51,7 +64,7 @@ def _pieces(game: Game, p: int, kind: int) -> list[int]:
     return sorted(i for i in state.players[p].buildings if state.building[i] == kind)
 
 
-def _knights(game: Game, p: int) -> list[dict[str, Any]]:
+def _knights(game: Game, p: int) -> list[dict[str, int | bool]]:
     state = game.state
     return [
         {"at": i, "level": state.knight_level[i], "active": state.knight_active[i]}
@@ -64,9 +77,9 @@ def _levels(game: Game, p: int) -> dict[str, int]:
     return {t.id: levels[k] for k, t in enumerate(game.rules.tracks) if levels[k]}
 
 
-def _metropolises(game: Game) -> dict[str, dict[str, Any]]:
+def _metropolises(game: Game) -> dict[str, dict[str, Shown]]:
     state = game.state
-    out = {}
+    out: dict[str, dict[str, Shown]] = {}
     for k, track in enumerate(game.rules.tracks):
         at = state.metropolis[k]
         owner = _colour(game, state.owner[at]) if at != NOBODY else None
@@ -75,28 +88,33 @@ def _metropolises(game: Game) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _merchant(game: Game) -> dict[str, Any] | None:
+def _merchant(game: Game) -> dict[str, Shown] | None:
     state = game.state
     if state.merchant == NOBODY:
         return None
     return {"tile": state.merchant, "owner": _colour(game, state.merchant_owner)}
 
 
-def _log(game: Game) -> list[dict[str, Any]]:
+def shown_log(game: Game) -> list[dict[str, Shown]]:
+    """The log as a scenario writes it: players by colour (nobody as null), edges "a-b"."""
     out = []
     for event in game.events:
-        shown = dict(event)
-        for key in _PLAYER_FIELDS:
-            if key in shown:
-                shown[key] = _colour(game, shown[key])
-        if shown.get("piece") == "road":
-            shown["at"] = edge_name(game, shown["at"])
+        shown: dict[str, Shown] = dict(event)
+        spec = spec_of(str(event.get("event")))
+        for f in spec.fields if spec is not None else ():
+            value = event.get(f.name)
+            if not isinstance(value, int):
+                continue
+            if f.type == "player":
+                shown[f.name] = _colour(game, value)
+            elif f.type == "edge" or (f.type == "place" and place_type(event) == "edge"):
+                shown[f.name] = edge_name(game, value)
         out.append(shown)
     return out
 
 
-_ACTUAL: dict[str, Callable[[Game], Any]] = {
-    "pending": _pending,
+_ACTUAL: dict[str, Callable[[Game], Shown]] = {
+    "pending": pending,
     "hand": lambda g: _per_player(g, lambda p: _hand(g, p)),
     "hand_size": lambda g: _per_player(g, lambda p: sum(g.state.players[p].hand)),
     "points": lambda g: _per_player(g, lambda p: g.state.players[p].points),
@@ -117,8 +135,8 @@ _ACTUAL: dict[str, Callable[[Game], Any]] = {
     "turn": lambda g: _colour(g, g.state.current),
     "winner": lambda g: _colour(g, g.state.winner),
     "over": lambda g: g.state.over,
-    "log": _log,
-    "log_so_far": _log,
+    "log": shown_log,
+    "log_so_far": shown_log,
     "knights": lambda g: _per_player(g, lambda p: _knights(g, p)),
     "levels": lambda g: _per_player(g, lambda p: _levels(g, p)),
     "progress": lambda g: _per_player(g, lambda p: sorted(g.state.players[p].progress)),
@@ -137,29 +155,37 @@ _ACTUAL: dict[str, Callable[[Game], Any]] = {
 }
 
 
-def same(game: Game, field: str, expected: Any, actual: Any) -> bool:
+def same(game: Game, field: str, expected: JsonValue, actual: Shown) -> bool:
     """Whether an expected value (as written) matches the actual one: lists in any order,
     amounts of 0 left out, knights by their intersection with only the keys given (a level
     by number or id), a metropolis by its owner or by the keys given, cards as multisets."""
     if field == "knights":
         return _same_knights(game, expected, actual)
-    if field in ("metropolises", "merchant") and isinstance(expected, dict):
-        return isinstance(actual, dict) and all(actual.get(k) == v for k, v in expected.items())
+    if field in ("metropolises", "merchant", "supply") and isinstance(expected, dict):
+        return isinstance(actual, Mapping) and all(actual.get(k) == v for k, v in expected.items())
     if field == "metropolises":
-        return bool(expected == actual["owner"])
+        return isinstance(actual, Mapping) and bool(expected == actual["owner"])
     if field in ("progress", "revealed"):
-        return Counter(expected) == Counter(actual)
+        return Counter(_elements(expected)) == Counter(_elements(actual))
     if field == "supply":
-        return isinstance(actual, dict) and all(actual.get(k) == v for k, v in expected.items())
+        return False
     return bool(_normal(expected) == _normal(actual))
 
 
-def _same_knights(game: Game, expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> bool:
-    if len(expected) != len(actual):
+def _elements(value: Shown) -> list[Shown]:
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return list(value)
+    return [value]
+
+
+def _same_knights(game: Game, expected: JsonValue, actual: Shown) -> bool:
+    wanted = [k for k in expected if isinstance(k, dict)] if isinstance(expected, list) else []
+    found = [k for k in _elements(actual) if isinstance(k, Mapping)]
+    if len(wanted) != len(found):
         return False
     ids = [lv.id for lv in game.rules.knight_levels]
-    by_at = {k["at"]: k for k in actual}
-    for want in expected:
+    by_at = {k["at"]: k for k in found}
+    for want in wanted:
         got = by_at.get(want["at"])
         if got is None:
             return False
@@ -173,9 +199,58 @@ def _same_knights(game: Game, expected: list[dict[str, Any]], actual: list[dict[
     return True
 
 
-def _normal(value: Any) -> Any:
+def _normal(value: Shown) -> Shown:
     if isinstance(value, list):
         return sorted(str(v).replace(" ", "") for v in value)
     if isinstance(value, dict):
         return {k: v for k, v in value.items() if v != 0}
     return value
+
+
+# --- log expectations against the event schema --------------------------------------------
+
+
+def log_pattern_errors(steps: JsonValue, positions: Positions) -> list[Diagnostic]:
+    """Each ``log:`` or ``log_so_far:`` expectation of ``steps`` that names an event the
+    engine never logs, or a field its event does not have (a typo that could never
+    match): at the event's value or the field's key."""
+    out: list[Diagnostic] = []
+    for k, step in enumerate(steps if isinstance(steps, list) else []):
+        expect = step.get("expect") if isinstance(step, dict) else None
+        for key in LOG_EXPECTATIONS:
+            patterns = expect.get(key) if isinstance(expect, dict) else None
+            for i, pattern in enumerate(patterns if isinstance(patterns, list) else []):
+                if isinstance(pattern, dict):
+                    at: JsonPath = ("steps", k, "expect", key, i)
+                    out += _pattern_errors(pattern, at, positions)
+    return out
+
+
+def _pattern_errors(pattern: JsonObject, at: JsonPath, positions: Positions) -> list[Diagnostic]:
+    def error(path: JsonPath, message: str, *, key: bool = True) -> Diagnostic:
+        pos = positions.key(path) if key else positions.value(path)
+        return Diagnostic.at(pos, message, path)
+
+    if "event" not in pattern:
+        known = all_field_names()
+        return [
+            error((*at, name), f"no event has a field '{name}'{suggest(name, known)}")
+            for name in pattern
+            if name not in known
+        ]
+    kind = pattern["event"]
+    spec = spec_of(kind) if isinstance(kind, str) else None
+    if spec is None:
+        hint = suggest(str(kind), EVENTS)
+        message = f"unknown event '{kind}'{hint} (the events are listed in docs/events.md)"
+        return [error((*at, "event"), message, key=False)]
+    fields = ", ".join(f.name for f in spec.fields)
+    return [
+        error(
+            (*at, name),
+            f"the event '{spec.kind}' has no field '{name}'{suggest(name, spec.names)} "
+            f"(its fields: {fields})",
+        )
+        for name in pattern
+        if name != "event" and spec.field(name) is None
+    ]

@@ -9,7 +9,6 @@ right; cards are taken out of their decks, so the decks still add up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.engine import pieces
@@ -18,6 +17,7 @@ from ckdsl.engine.game import Game
 from ckdsl.engine.hands import transfer
 from ckdsl.engine.notation import player_name
 from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
+from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest
 
@@ -29,9 +29,9 @@ def colours(game: Game) -> dict[str, int]:
     return {player_name(game, p): p for p in range(game.n)}
 
 
-def player_index(game: Game, colour: Any, at: JsonPath, report: Report) -> int | None:
+def player_index(game: Game, colour: JsonValue, at: JsonPath, report: Report) -> int | None:
     known = colours(game)
-    if colour in known:
+    if isinstance(colour, str) and colour in known:
         return known[colour]
     names = ", ".join(known)
     report(at, f"no player '{colour}' in this {game.n}-player game{suggest(str(colour), known)} "
@@ -55,7 +55,7 @@ def edge_of(game: Game, text: str, at: JsonPath, report: Report) -> int | None:
         return None
 
 
-def apply_position(game: Game, position: dict[str, Any], positions: Positions) -> list[Diagnostic]:
+def apply_position(game: Game, position: JsonObject, positions: Positions) -> list[Diagnostic]:
     """Put ``position`` on ``game`` (just started, nothing placed); return the faults."""
     placer = _Placer(game, positions)
     placer.place(position)
@@ -75,38 +75,38 @@ class _Placer:
     def report_key(self, path: JsonPath, message: str) -> None:
         self.problems.append(Diagnostic.at(self.positions.key(path), message, path))
 
-    def place(self, position: dict[str, Any]) -> None:
+    def place(self, position: JsonObject) -> None:
         game, state = self.game, self.state
         base: JsonPath = ("position",)
         phase = position.get("phase", "before_roll")
         if phase != "setup":  # "setup": the game starts at its first setup placement
             state.setup_step = len(game.setup_order)
-            state.turn = int(position.get("turn_number", 1))
+            state.turn = integer(position.get("turn_number", 1))
             turn = position.get("turn")
             if turn is not None:
                 state.current = player_index(game, turn, (*base, "turn"), self.report) or 0
             state.rolled = phase == "after_roll"
-        self.decks(position.get("decks") or {}, (*base, "decks"))
-        abilities = []
-        for colour, spec in (position.get("players") or {}).items():
+        self.decks(obj(position.get("decks") or {}), (*base, "decks"))
+        reached: list[tuple[int, str]] = []
+        for colour, spec in obj(position.get("players") or {}).items():
             at: JsonPath = (*base, "players", colour)
             p = player_index(game, colour, at, self.report_key)
             if p is not None:
-                abilities += self.player(p, spec, at)
+                reached += self.player(p, obj(spec), at)
         if "robber" in position:
-            tile = self.tile(position["robber"], (*base, "robber"))
+            tile = self.tile(integer(position["robber"]), (*base, "robber"))
             if tile is not None:
                 state.robber = tile
         if "barbarians" in position:
-            self.barbarians(position["barbarians"], (*base, "barbarians"))
+            self.barbarians(integer(position["barbarians"]), (*base, "barbarians"))
         if "attacks" in position:
-            state.attacks = position["attacks"]
+            state.attacks = integer(position["attacks"])
             state.robber_unlocked = state.attacks > 0 or state.robber_unlocked
         if "robber_unlocked" in position:
             state.robber_unlocked = bool(position["robber_unlocked"])
         if "merchant" in position:
-            self.merchant(position["merchant"], (*base, "merchant"))
-        for track, spec in (position.get("metropolises") or {}).items():
+            self.merchant(obj(position["merchant"]), (*base, "merchant"))
+        for track, spec in obj(position.get("metropolises") or {}).items():
             self.metropolis(track, spec, (*base, "metropolises", track))
         if "longest_road" in position:
             where = (*base, "longest_road")
@@ -116,7 +116,7 @@ class _Placer:
         pieces.refresh_all_rates(game)
         game.events.clear()  # the position is not history
         # The abilities of the levels placed take hold as if they had been reached.
-        game.push(*abilities)
+        game.push(*[t for p, lid in reached for t in ability_tasks(game, "reached", p, lid)])
         game.refresh()
 
     # --- the board ------------------------------------------------------------------
@@ -152,20 +152,20 @@ class _Placer:
         else:
             self.state.barbarians = position
 
-    def merchant(self, spec: dict[str, Any], at: JsonPath) -> None:
-        tile = self.tile(spec["tile"], (*at, "tile"))
+    def merchant(self, spec: JsonObject, at: JsonPath) -> None:
+        tile = self.tile(integer(spec["tile"]), (*at, "tile"))
         owner = player_index(self.game, spec["owner"], (*at, "owner"), self.report)
         if tile is not None and owner is not None:
             pieces.move_merchant(self.game, owner, tile)
 
-    def metropolis(self, track: str, spec: int | dict[str, Any], at: JsonPath) -> None:
+    def metropolis(self, track: str, spec: JsonValue, at: JsonPath) -> None:
         game, state = self.game, self.state
         t = game.rules.track_index.get(track)
         if t is None:
             known = game.rules.track_index
             self.report_key(at, f"unknown track '{track}'{suggest(track, known)}")
             return
-        i = spec if isinstance(spec, int) else spec["at"]
+        i = spec if isinstance(spec, int) else integer(obj(spec)["at"])
         where = at if isinstance(spec, int) else (*at, "at")
         if not 0 <= i < len(state.building) or state.building[i] != CITY:
             self.report(where, f"intersection {i} holds no city to carry a metropolis")
@@ -176,15 +176,16 @@ class _Placer:
         pieces.set_metropolis(game, t, i)
         state.metropolis_kept[t] = isinstance(spec, dict) and bool(spec.get("kept"))
 
-    def decks(self, spec: dict[str, list[str]], at: JsonPath) -> None:
+    def decks(self, spec: JsonObject, at: JsonPath) -> None:
         game = self.game
-        for track, cards in spec.items():
+        for track, listed in spec.items():
             t = game.rules.track_index.get(track)
             if t is None or game.rules.tracks[t].deck < 0:
                 known = game.rules.track_index
                 self.report_key((*at, track), f"unknown track '{track}'{suggest(track, known)}")
                 continue
             deck = self.state.decks[game.rules.tracks[t].deck]
+            cards = [text(card) for card in arr(listed)]
             for k, card in reversed(list(enumerate(cards))):
                 if card not in deck:
                     self.report((*at, track, k), self.missing_card(card, track))
@@ -213,14 +214,15 @@ class _Placer:
 
     # --- one player -------------------------------------------------------------------
 
-    def player(self, p: int, spec: dict[str, Any], at: JsonPath) -> list[tuple[Any, ...]]:
-        """Place one player's pieces, cards and levels; the ability tasks of their levels."""
+    def player(self, p: int, spec: JsonObject, at: JsonPath) -> list[tuple[int, str]]:
+        """Place one player's pieces, cards and levels; the levels reached (player, level),
+        whose abilities take hold."""
         game, state = self.game, self.state
         me = state.players[p]
         name = player_name(game, p)
         for piece, kind in (("settlements", SETTLEMENT), ("cities", CITY), ("damaged", DAMAGED)):
             supply_id = "settlement" if kind == SETTLEMENT else "city"
-            for k, i in enumerate(spec.get(piece) or []):
+            for k, i in enumerate(map(integer, arr(spec.get(piece) or []))):
                 where = (*at, piece, k)
                 if not self.free_spot(i, where):
                     continue
@@ -228,7 +230,7 @@ class _Placer:
                     self.report(where, f"{name} has no {supply_id} left in supply")
                     continue
                 pieces.place_building(game, p, i, kind)
-        for k, i in enumerate(spec.get("walls") or []):
+        for k, i in enumerate(map(integer, arr(spec.get("walls") or []))):
             where = (*at, "walls", k)
             if not (0 <= i < len(state.building) and state.owner[i] == p
                     and state.building[i] == CITY):  # fmt: skip
@@ -237,21 +239,21 @@ class _Placer:
                 self.report(where, f"no city wall can go on {i} (already walled, or none left)")
             else:
                 pieces.place_wall(game, p, i)
-        for k, text in enumerate(spec.get("roads") or []):
+        for k, road in enumerate(map(text, arr(spec.get("roads") or []))):
             where = (*at, "roads", k)
-            e = edge_of(game, text, where, self.report)
+            e = edge_of(game, road, where, self.report)
             if e is None:
                 continue
             if state.road[e] != NOBODY:
-                self.report(where, f"edge {text} already holds a road")
+                self.report(where, f"edge {road} already holds a road")
             elif me.supply["road"] <= 0:
                 self.report(where, f"{name} has no road left in supply")
             else:
                 pieces.place_road(game, p, e)
-        for k, knight in enumerate(spec.get("knights") or []):
-            self.knight(p, knight, (*at, "knights", k))
-        self.hand(p, spec.get("hand") or {}, (*at, "hand"))
-        for k, card in enumerate(spec.get("progress") or []):
+        for k, knight in enumerate(arr(spec.get("knights") or [])):
+            self.knight(p, obj(knight), (*at, "knights", k))
+        self.hand(p, obj(spec.get("hand") or {}), (*at, "hand"))
+        for k, card in enumerate(map(text, arr(spec.get("progress") or []))):
             where = (*at, "progress", k)
             spec_of = game.rules.cards.get(card)
             if spec_of is not None and spec_of.timing == "on_draw":
@@ -259,7 +261,7 @@ class _Placer:
                                    "`revealed`")  # fmt: skip
             elif self.take_card(card, where):
                 me.progress.append(card)
-        for k, card in enumerate(spec.get("revealed") or []):
+        for k, card in enumerate(map(text, arr(spec.get("revealed") or []))):
             where = (*at, "revealed", k)
             if self.take_card(card, where):
                 if not game.rules.cards[card].points:
@@ -268,39 +270,43 @@ class _Placer:
                 game.add_points(p, game.rules.cards[card].points)
         if "defender" in spec:
             given = sum(q.defender for q in state.players)
-            count = spec["defender"]
+            count = integer(spec["defender"])
             if given + count > game.rules.defender_supply:
                 self.report((*at, "defender"), f"there are only {game.rules.defender_supply} "
                                                "Defender of Catan cards")  # fmt: skip
             else:
                 me.defender = count
                 game.add_points(p, count * game.rules.defender_points)
-        return self.levels(p, spec.get("levels") or {}, (*at, "levels"))
+        return self.levels(p, obj(spec.get("levels") or {}), (*at, "levels"))
 
-    def knight(self, p: int, spec: dict[str, Any], at: JsonPath) -> None:
+    def knight(self, p: int, spec: JsonObject, at: JsonPath) -> None:
         game = self.game
         levels = game.rules.knight_levels
-        level = spec.get("level", 1)
-        if isinstance(level, str):
+        given = spec.get("level", 1)
+        if isinstance(given, str):
             ids = [lv.id for lv in levels]
-            if level not in ids:
-                self.report((*at, "level"), f"unknown knight level '{level}'{suggest(level, ids)}")
+            if given not in ids:
+                self.report((*at, "level"), f"unknown knight level '{given}'{suggest(given, ids)}")
                 return
-            level = ids.index(level) + 1
+            level = ids.index(given) + 1
+        else:
+            level = integer(given)
         if not 1 <= level <= len(levels):
             self.report((*at, "level"), f"knight levels go from 1 to {len(levels)}")
             return
-        if not self.free_spot(spec["at"], (*at, "at")):
+        i = integer(spec["at"])
+        if not self.free_spot(i, (*at, "at")):
             return
         if not self.state.players[p].supply[levels[level - 1].id]:
             name = player_name(game, p)
             self.report(at, f"{name} has no {levels[level - 1].id} left in supply")
             return
-        pieces.place_knight(game, p, spec["at"], level, bool(spec.get("active", False)))
+        pieces.place_knight(game, p, i, level, bool(spec.get("active", False)))
 
-    def hand(self, p: int, goods: dict[str, int], at: JsonPath) -> None:
+    def hand(self, p: int, goods: JsonObject, at: JsonPath) -> None:
         game, state = self.game, self.state
-        for good, n in goods.items():
+        for good, amount in goods.items():
+            n = integer(amount)
             g = game.rules.good_index.get(good)
             if g is None:
                 self.report((*at, good), f"'{good}' is not a resource or commodity"
@@ -310,10 +316,11 @@ class _Placer:
             else:
                 transfer(game, NOBODY, p, g, n)
 
-    def levels(self, p: int, spec: dict[str, int], at: JsonPath) -> list[tuple[Any, ...]]:
+    def levels(self, p: int, spec: JsonObject, at: JsonPath) -> list[tuple[int, str]]:
         game = self.game
-        tasks: list[tuple[Any, ...]] = []
-        for track, level in spec.items():
+        reached: list[tuple[int, str]] = []
+        for track, value in spec.items():
+            level = integer(value)
             t = game.rules.track_index.get(track)
             if t is None:
                 known = game.rules.track_index
@@ -324,9 +331,8 @@ class _Placer:
                 self.report((*at, track), f"the {track} track has {len(levels)} levels")
                 continue
             self.state.players[p].levels[t] = level
-            for lid in levels[:level]:
-                tasks += ability_tasks(game, "reached", p, lid)
-        return tasks
+            reached += [(p, lid) for lid in levels[:level]]
+        return reached
 
 
 def _give_longest_road(game: Game, holder: int) -> None:

@@ -9,19 +9,26 @@ not valid, an unknown id, an intersection that does not exist), reported as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import parse_answer, player_name
+from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import validate
 from ckdsl.rules.yamlload import load_yaml
-from ckdsl.scenario.expect import actual_values, same
+from ckdsl.scenario.expect import (
+    Shown,
+    actual_values,
+    log_pattern_errors,
+    pending,
+    same,
+    shown_log,
+)
 from ckdsl.scenario.position import apply_position, colours
 from ckdsl.session import GameSetup, start
 
@@ -31,8 +38,8 @@ class Mismatch:
     """One expectation that did not hold."""
 
     field: str
-    expected: Any
-    actual: Any
+    expected: Shown
+    actual: Shown
 
 
 @dataclass
@@ -48,7 +55,7 @@ class Outcome:
     mismatches: list[Mismatch] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "file": self.file,
             "name": self.name,
@@ -95,12 +102,14 @@ def run_file(path: Path) -> Outcome:
     if doc is None or errors:
         return Outcome(file, path.stem, "error", diagnostics=errors or problems)
     errors = validate(doc.data, doc.positions, "scenario")
-    data: dict[str, Any] = doc.data
-    name = data.get("name") if isinstance(data, dict) else None
+    name = doc.data.get("name") if isinstance(doc.data, dict) else None
     outcome = Outcome(file, name if isinstance(name, str) else path.stem, "pass")
+    if not errors:  # the shape is right: now the events and fields `log:` names
+        errors = log_pattern_errors(obj(doc.data).get("steps"), doc.positions)
     if errors:
         outcome.status, outcome.diagnostics = "error", errors
         return outcome
+    data = obj(doc.data)
     try:
         game = start(_setup(data, path))
     except CkdslError as err:
@@ -111,17 +120,18 @@ def run_file(path: Path) -> Outcome:
             for d in err.diagnostics
         ]
         return outcome
-    faults = apply_position(game, data.get("position") or {}, doc.positions)
+    faults = apply_position(game, obj(data.get("position") or {}), doc.positions)
     if faults:
         outcome.status, outcome.diagnostics = "error", faults
         return outcome
     since = 0  # the first event not yet checked by a `log` expectation
-    for k, step in enumerate(data["steps"]):
+    for k, value in enumerate(arr(data["steps"])):
+        step = obj(value)
         path_k: JsonPath = ("steps", k)
         pos = doc.positions.value(path_k)
         try:
             _run_step(game, step, path_k, doc.positions, since)
-            if "log" in (step.get("expect") or {}):
+            if "log" in obj(step.get("expect") or {}):
                 since = len(game.events)
         except _Failed as failed:
             outcome.status, outcome.reason = "fail", failed.reason
@@ -134,18 +144,19 @@ def run_file(path: Path) -> Outcome:
     return outcome
 
 
-def _setup(data: dict[str, Any], path: Path) -> GameSetup:
-    def relative(value: str, bundled: Iterable[str]) -> str:
-        return value if value in bundled else str(path.parent / value)
+def _setup(data: JsonObject, path: Path) -> GameSetup:
+    def relative(value: JsonValue, bundled: Iterable[str]) -> str:
+        name = text(value)
+        return name if name in bundled else str(path.parent / name)
 
     seed = data.get("seed")
     layout = data.get("layout", None if seed is not None else "beginner")
     return GameSetup(
         rules=relative(data.get("rules", "base"), ("base",)),
         map=relative(data.get("map", "standard"), ("standard",)),
-        layout=layout,
-        players=data.get("players", 4),
-        seed=seed or 0,
+        layout=None if layout is None else text(layout),
+        players=integer(data.get("players", 4)),
+        seed=integer(seed or 0),
     )
 
 
@@ -155,21 +166,22 @@ class _StepError(Exception):
         self.diagnostic = diagnostic
 
 
-def _run_step(
-    game: Game, step: dict[str, Any], at: JsonPath, positions: Positions, since: int
-) -> None:
+_Error = Callable[[str, str], "_StepError"]
+
+
+def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, since: int) -> None:
     def error(key: str, message: str) -> _StepError:
         return _StepError(Diagnostic.at(positions.value((*at, key)), message, (*at, key)))
 
     if "dice" in step:
-        _fix_dice(game, step["dice"], error)
+        _fix_dice(game, arr(step["dice"]), error)
         return
     if "expect" in step:
-        _check(game, step["expect"], since)
+        _check(game, obj(step["expect"]), since)
         return
     decision = game.pending
     if "by" in step:
-        who = colours(game).get(step["by"])
+        who = colours(game).get(text(step["by"]))
         if who is None:
             raise error("by", f"no player '{step['by']}' in this game")
         if who != decision.player:
@@ -180,13 +192,13 @@ def _run_step(
             )
     if "answer" in step:
         try:
-            game.answer(parse_answer(game, step["answer"]))
+            game.answer(parse_answer(game, text(step["answer"])))
         except IllegalAnswer as exc:
             raise error("answer", exc.reason) from None
         return
-    text = step["refuse"]
+    refused = text(step["refuse"])
     try:
-        option = parse_answer(game, text)
+        option = parse_answer(game, refused)
     except IllegalAnswer as exc:
         reason = exc.reason
     else:
@@ -197,16 +209,16 @@ def _run_step(
             reason = exc.reason
             assert game.state.digest() == digest
         else:
-            raise _Failed(f"'{text}' was accepted, but the scenario expects it refused")
+            raise _Failed(f"'{refused}' was accepted, but the scenario expects it refused")
     fragment = step.get("message")
-    if fragment and fragment not in reason:
+    if isinstance(fragment, str) and fragment and fragment not in reason:
         raise _Failed(
-            f"'{text}' was refused for another reason",
+            f"'{refused}' was refused for another reason",
             [Mismatch("refusal message", f"... {fragment} ...", reason)],
         )
 
 
-def _fix_dice(game: Game, dice: list[Any], error: Any) -> None:
+def _fix_dice(game: Game, dice: JsonArray, error: _Error) -> None:
     white, red = dice[0], dice[1]
     face = dice[2] if len(dice) > 2 else "ship"
     rules = game.rules
@@ -215,58 +227,70 @@ def _fix_dice(game: Game, dice: list[Any], error: Any) -> None:
     if face not in rules.event_faces:
         known = ", ".join(dict.fromkeys(rules.event_faces))
         raise error("dice", f"'{face}' is not a face of the event die (faces: {known})")
-    game.state.fixed_rolls.append((white, red, face))
+    game.state.fixed_rolls.append((integer(white), integer(red), text(face)))
 
 
-def _check(game: Game, expect: dict[str, Any], since: int) -> None:
+def _check(game: Game, expect: JsonObject, since: int) -> None:
     """Every expectation of a step; `log` looks at the events since the previous `log`
     expectation (from event ``since`` on), `log_so_far` at every event so far."""
-    actual = actual_values(game, expect)
+    actual = actual_values(game, (k for k in expect if k not in ("log", "log_so_far", "pending")))
     mismatches: list[Mismatch] = []
     for key, wanted in expect.items():
-        found = actual[key]
         if key in ("log", "log_so_far"):  # events in this order, others may come between
-            events = found[since:] if key == "log" else found
-            missing = _missing_events(wanted, events)
+            log = shown_log(game)
+            events = log[since:] if key == "log" else log
+            patterns = arr(wanted)
+            missing = _missing_events(patterns, events)
             if missing is not None:
                 where = "since the previous `log` expectation" if key == "log" else "in the log"
-                mismatches.append(Mismatch(f"{key}[{missing}]", wanted[missing], f"not {where}"))
+                mismatches.append(Mismatch(f"{key}[{missing}]", patterns[missing], f"not {where}"))
         elif key == "pending":
-            for part, value in wanted.items():
-                got = found[part]
-                if part == "options":
-                    value, got = sorted(value), sorted(got)
-                if part == "includes":
-                    lacking = sorted(set(value) - set(found["options"]))
-                    if lacking:
-                        options = sorted(found["options"])
-                        mismatches.append(Mismatch("pending.includes", lacking, options))
-                elif part == "excludes":
-                    present = sorted(set(value) & set(found["options"]))
-                    if present:
-                        mismatches.append(Mismatch("pending.excludes", "none of them", present))
-                elif value != got:
-                    mismatches.append(Mismatch(f"pending.{part}", value, got))
+            mismatches += _pending_mismatches(pending(game), obj(wanted))
         elif isinstance(wanted, dict) and key not in WHOLE:
+            found = actual[key]
             for sub, value in wanted.items():
-                got = found.get(str(sub)) if isinstance(found, dict) else None
+                got = found.get(str(sub)) if isinstance(found, Mapping) else None
                 if not same(game, key, value, got):
                     mismatches.append(Mismatch(f"{key}.{sub}", value, got))
-        elif not same(game, key, wanted, found):
-            mismatches.append(Mismatch(key, wanted, found))
+        elif not same(game, key, wanted, actual[key]):
+            mismatches.append(Mismatch(key, wanted, actual[key]))
     if mismatches:
         raise _Failed("an expectation does not hold", mismatches)
+
+
+def _pending_mismatches(
+    found: Mapping[str, str | list[str] | None], wanted: JsonObject
+) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    options = found["options"] if isinstance(found["options"], list) else []
+    for part, value in wanted.items():
+        got = found[part]
+        if part == "options":
+            listed, sorted_options = sorted(map(text, arr(value))), sorted(options)
+            if listed != sorted_options:
+                out.append(Mismatch("pending.options", listed, sorted_options))
+        elif part == "includes":
+            lacking = sorted(set(map(text, arr(value))) - set(options))
+            if lacking:
+                out.append(Mismatch("pending.includes", lacking, sorted(options)))
+        elif part == "excludes":
+            present = sorted(set(map(text, arr(value))) & set(options))
+            if present:
+                out.append(Mismatch("pending.excludes", "none of them", present))
+        elif value != got:
+            out.append(Mismatch(f"pending.{part}", value, got))
+    return out
 
 
 # Expectations compared as one value (the others are maps by player, track or tile).
 WHOLE = frozenset({"merchant"})
 
 
-def _missing_events(wanted: list[dict[str, Any]], log: list[dict[str, Any]]) -> int | None:
+def _missing_events(wanted: JsonArray, log: Sequence[Mapping[str, Shown]]) -> int | None:
     """The index of the first wanted event not found (in order) in ``log``, or None."""
     at = 0
     for k, pattern in enumerate(wanted):
-        while at < len(log) and not _matches(pattern, log[at]):
+        while at < len(log) and not _matches(obj(pattern), log[at]):
             at += 1
         if at == len(log):
             return k
@@ -274,5 +298,5 @@ def _missing_events(wanted: list[dict[str, Any]], log: list[dict[str, Any]]) -> 
     return None
 
 
-def _matches(pattern: dict[str, Any], event: dict[str, Any]) -> bool:
+def _matches(pattern: JsonObject, event: Mapping[str, Shown]) -> bool:
     return all(event.get(key) == value for key, value in pattern.items())

@@ -47,7 +47,7 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -241,6 +241,11 @@ def _label_seat(seat: int) -> str:
 
 
 # --- Metric registry -----------------------------------------------------------------------
+
+
+StoreFacts: TypeAlias = "Mapping[str, str | int | bool | None]"
+"""Facts about a rule set's results folder shown in a report's header: where the rules
+came from, the master seed, the map and layout, the rotation, the folder."""
 
 
 @dataclass(frozen=True)
@@ -748,7 +753,7 @@ class RuleSetSummary:
     trajectory: Trajectory | None
     turns_histogram: tuple[tuple[float, ...], tuple[int, ...]]
     turns_quantiles: tuple[float, ...]
-    store: Mapping[str, Any] = field(default_factory=dict)
+    store: StoreFacts = field(default_factory=dict)
     seconds: float | None = None
 
     def metric(self, name: str) -> MetricSummary | None:
@@ -911,7 +916,7 @@ def summarize_ruleset(
     level: float = 0.95,
     method: MeanMethod = "t",
     seed: int = 0,
-    store: Mapping[str, Any] | None = None,
+    store: StoreFacts | None = None,
 ) -> RuleSetSummary:
     """The summary of one rule set's games (see the module's docstring for the methods)."""
     _require(frame, label)
@@ -929,7 +934,7 @@ def _summary(
     level: float,
     method: MeanMethod,
     seed: int,
-    store: Mapping[str, Any] | None,
+    store: StoreFacts | None,
     edges: npt.NDArray[np.float64] | None,
 ) -> RuleSetSummary:
     games = len(table)
@@ -1545,7 +1550,7 @@ def compare(
     seed: int = 0,
     method: MeanMethod = "t",
     stopping: StoppingRule | None = None,
-    stores: Mapping[str, Mapping[str, Any]] | None = None,
+    stores: Mapping[str, StoreFacts] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> ComparisonReport:
     """Compare every rule set in ``frames`` with ``frames[base]``.

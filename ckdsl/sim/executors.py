@@ -33,10 +33,13 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.sim.experiment import Key, Row, WorkSpec, play_batch, prepared
+
+if TYPE_CHECKING:
+    import distributed
 
 LOCAL_DASK = "local-dask"
 
@@ -249,7 +252,7 @@ class Dask(Executor):
         require_dask()
         from distributed import Client, LocalCluster
 
-        self._cluster: Any = None
+        self._cluster: distributed.LocalCluster | None = None
         self.address = address
         try:
             if address is None:
@@ -260,7 +263,7 @@ class Dask(Executor):
                     dashboard_address=None,
                     silence_logs=logging.ERROR if quiet else logging.WARNING,
                 )
-                self._client: Any = Client(self._cluster)
+                self._client: distributed.Client = Client(self._cluster)
             else:
                 self._client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as exc:
@@ -272,8 +275,8 @@ class Dask(Executor):
             self.close()
             raise _error(f"the Dask scheduler at {address} has no workers; start some first")
         self.workers = threads
-        self._spec: Any = None
-        self._futures: set[Any] = set()
+        self._spec: distributed.Future | None = None
+        self._futures: set[distributed.Future] = set()
 
     @property
     def dashboard(self) -> str | None:

@@ -37,10 +37,11 @@ import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import ckdsl
 from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.jsondata import JsonObject
 from ckdsl.rng import derive
 
 if TYPE_CHECKING:
@@ -48,11 +49,12 @@ if TYPE_CHECKING:
     from ckdsl.bots import Bot, BotSpec
     from ckdsl.engine.compiled import CompiledRules
     from ckdsl.engine.game import Game
+    from ckdsl.sim.metrics import Cell
 
 Key = tuple[int, int, int]
 """A game of an experiment: (seed_index, lineup, rotation)."""
 
-Row = dict[str, Any]
+Row: TypeAlias = "dict[str, Cell]"
 """One game's results: the columns of :data:`ckdsl.sim.store.BASE_COLUMNS` and the
 metric columns."""
 
@@ -128,10 +130,29 @@ class Experiment:
 
     @classmethod
     def single(
-        cls, rules: str = "base", players: str | Sequence[str] = DEFAULT_PLAYERS, **options: Any
+        cls,
+        rules: str = "base",
+        players: str | Sequence[str] = DEFAULT_PLAYERS,
+        *,
+        games: int = 100,
+        seed: int = 0,
+        rotate: bool = False,
+        map: str = "standard",
+        layout: str | None = None,
+        label: str | None = None,
     ) -> Experiment:
-        """An experiment with one line-up (``simulate``): ``players`` is a spec list."""
-        return cls(rules=rules, lineups=(parse_lineup(players),), **options)
+        """An experiment with one line-up (``simulate``): ``players`` is a spec list; the
+        other options are the fields of the same names."""
+        return cls(
+            rules=rules,
+            lineups=(parse_lineup(players),),
+            games=games,
+            seed=seed,
+            rotate=rotate,
+            map=map,
+            layout=layout,
+            label=label,
+        )
 
     @property
     def seats(self) -> int:
@@ -172,7 +193,7 @@ class WorkSpec:
     label: str
     rules: str  # how the rules were named ("base", a file): for messages only
     rules_name: str
-    rules_data: dict[str, Any]
+    rules_data: JsonObject
     rules_hash: str
     map_name: str
     map_spec: MapSpec
@@ -192,13 +213,13 @@ class WorkSpec:
         text = json.dumps([self.label, self.rules_name, self.describe()], sort_keys=True)
         object.__setattr__(self, "fingerprint", hashlib.sha256(text.encode()).hexdigest())
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         """What a results store must agree on to hold more games of this experiment."""
         return {
             "label": self.label,
             "rules_hash": self.rules_hash,
-            "lineups": [list(lineup) for lineup in self.lineups],
-            "bot_versions": [list(versions) for versions in self.bot_versions],
+            "lineups": [[*lineup] for lineup in self.lineups],
+            "bot_versions": [[*versions] for versions in self.bot_versions],
             "players": self.players,
             "map_hash": self.map_hash,
             "layout": self.layout,
@@ -207,9 +228,20 @@ class WorkSpec:
             "engine_version": self.engine_version,
         }
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """The experiment as a manifest records it: the identity plus names."""
         return {"rules": self.rules, "map": self.map_name, **self.identity()}
+
+
+def experiment_header(experiment: Experiment, spec: WorkSpec) -> JsonObject:
+    """The experiment as a summary reports it (``simulate --json``): what the manifest
+    records, then the seeds, the rotations per seed and the games in all."""
+    return {
+        **spec.describe(),
+        "games": experiment.games,
+        "rotations": len(experiment.rotations),
+        "total": experiment.total,
+    }
 
 
 class PlayersError(CkdslError):
@@ -234,7 +266,7 @@ def prepare(experiment: Experiment) -> WorkSpec:
 
     loaded = load_rules(experiment.rules)
     ruleset, compiled = loaded.ruleset, loaded.compiled
-    low, high = compiled.param("players_min"), compiled.param("players_max")
+    low, high = compiled.number("players_min"), compiled.number("players_max")
     if not low <= experiment.seats <= high:
         raise PlayersError(
             _error(

@@ -51,14 +51,21 @@ without replaying a game. What we do differently from Ludii's source, on purpose
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from ckdsl.engine.state import CITY, NOBODY
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from ckdsl.engine.game import Event, Game
+
+Cell: TypeAlias = (
+    "bool | int | float | str | list[str] | list[int] | list[list[int]] | dict[str, int] | None"
+)
+"""The value of one column of a game's row (``ckdsl.sim.experiment.Row``): what the
+store's Arrow types hold (strings, counts, booleans, lists, maps of counts), or None."""
 
 Trajectory = Sequence[Sequence[int]]
 """Rows of victory points, one per turn start plus the end, each in seat order."""
@@ -144,10 +151,11 @@ may be null (``None``) where a value is undefined (no winner)."""
 METRIC_NAMES: tuple[str, ...] = tuple(column.name for column in METRIC_COLUMNS)
 
 
-def arrow_type(spec: str) -> Any:
+def arrow_type(spec: str) -> pa.DataType:
     """The pyarrow type of a column type string ("int32", "list<int32>",
     "map<string,int32>", ...). Imports pyarrow, which ckdsl itself does not need."""
-    pa: Any = importlib.import_module("pyarrow")
+    import pyarrow as pa
+
     spec = spec.replace(" ", "")
     if spec.startswith("list<") and spec.endswith(">"):
         return pa.list_(arrow_type(spec[5:-1]))
@@ -160,10 +168,11 @@ def arrow_type(spec: str) -> Any:
         raise ValueError(f"unknown column type {spec!r}") from None
 
 
-def arrow_fields() -> list[Any]:
+def arrow_fields() -> list[pa.Field]:
     """The pyarrow fields (nullable) of :data:`METRIC_COLUMNS`, in order, each with its
     description as field metadata."""
-    pa: Any = importlib.import_module("pyarrow")
+    import pyarrow as pa
+
     return [
         pa.field(c.name, arrow_type(c.type), metadata={"description": c.description})
         for c in METRIC_COLUMNS
@@ -294,7 +303,7 @@ def score_margin(final_points: Sequence[int], winner: int) -> int | None:
     return final_points[winner] - max(q for p, q in enumerate(final_points) if p != winner)
 
 
-def trajectory_metrics(traj: Trajectory, winner: int) -> dict[str, Any]:
+def trajectory_metrics(traj: Trajectory, winner: int) -> dict[str, Cell]:
     """The Ludii-style columns of :data:`METRIC_COLUMNS` from a trajectory and the winner
     (-1: none); the final points are the trajectory's last row."""
     changes = lead_changes(traj)
@@ -465,7 +474,7 @@ class GameRecorder:
 
     # --- the row
 
-    def finish(self, game: Game | None = None) -> dict[str, Any]:
+    def finish(self, game: Game | None = None) -> dict[str, Cell]:
         """The metric columns of this game's row (:data:`METRIC_COLUMNS`, in order), as
         plain data. Closes the trajectory with the points now if the game has not ended
         (no ``win`` or ``unfinished`` event); calling it again gives the same row.
@@ -475,7 +484,7 @@ class GameRecorder:
         game = self.game
         self._on_end({})
         counts = self.counts
-        row: dict[str, Any] = {column: counts.get(event, 0) for column, event in _COUNTED.items()}
+        row: dict[str, Cell] = {column: counts.get(event, 0) for column, event in _COUNTED.items()}
         row["attacks_lost"] = self.attacks_lost
         row["cities_damaged"] = self.cities_damaged
         row["defence_ties"] = self.defence_ties

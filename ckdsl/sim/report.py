@@ -483,7 +483,7 @@ def figures(report: ComparisonReport) -> list[Plot]:
 def _save(plot: Plot, target: IO[bytes] | Path, fmt: str, dpi: int = 110) -> None:
     import matplotlib
 
-    metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {}
+    metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {}
     with matplotlib.rc_context(_style()):
         plot.figure.savefig(target, format=fmt, dpi=dpi, metadata=metadata)
 
@@ -572,7 +572,7 @@ def _sig_row(cells: Sequence[str], significant: bool) -> _Row:
     return row
 
 
-def _design_section(report: ComparisonReport, run: Mapping[str, Any] | None) -> str:
+def _design_section(report: ComparisonReport, run: Mapping[str, str | int] | None) -> str:
     rows = []
     for summary in report.rulesets:
         versions = dict(summary.bot_versions)
@@ -861,7 +861,7 @@ def _png(plot: Plot) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def render_html(report: ComparisonReport, *, run: Mapping[str, Any] | None = None) -> str:
+def render_html(report: ComparisonReport, *, run: Mapping[str, str | int] | None = None) -> str:
     """The report as one self-contained HTML page (no script, no external reference).
 
     ``run``: facts about this run that are not part of the results (the command line, the
@@ -925,7 +925,7 @@ def render_html(report: ComparisonReport, *, run: Mapping[str, Any] | None = Non
 
 
 def write_html(
-    report: ComparisonReport, path: Path | str, *, run: Mapping[str, Any] | None = None
+    report: ComparisonReport, path: Path | str, *, run: Mapping[str, str | int] | None = None
 ) -> Path:
     """Write :func:`render_html` to ``path`` (through a temporary file, then renamed)."""
     target = Path(path)

@@ -22,11 +22,11 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.sim.experiment import (
@@ -34,12 +34,16 @@ from ckdsl.sim.experiment import (
     Experiment,
     GameFailed,
     Key,
+    Row,
     WorkSpec,
     prepare,
 )
 
 if TYPE_CHECKING:
     import pandas as pd
+    from rich.progress import Progress, TaskID
+
+    from ckdsl.sim.executors import Executor
 
 PROBE = 2
 """Games in each of the first batches, before the rate is known."""
@@ -205,7 +209,15 @@ def simulate(
         return read_results(folder, experiment.keys())
 
 
-def _schedule(executor: Any, missing: list[Key]) -> Any:
+def _seconds(row: Row) -> float:
+    """How long the game of ``row`` took to play."""
+    value = row["seconds"]
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"a row's seconds are not a number: {value!r}")
+    return float(value)
+
+
+def _schedule(executor: Executor, missing: list[Key]) -> Iterator[list[Row]]:
     """Submit batches (sized by the measured rate) and yield each one's rows when done."""
     queue = deque(missing)
     in_flight = 0
@@ -219,7 +231,7 @@ def _schedule(executor: Any, missing: list[Key]) -> Any:
         for rows in executor.wait():
             in_flight -= 1
             games += len(rows)
-            seconds += sum(row["seconds"] for row in rows)
+            seconds += sum(_seconds(row) for row in rows)
             yield rows
 
 
@@ -250,8 +262,8 @@ class _Progress:
 
     def __init__(self, enabled: bool, total: int, done: int, label: str) -> None:
         self.enabled, self.total, self.done, self.label = enabled, total, done, label
-        self._bar: Any = None
-        self._task: Any = None
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
         self._began = self._last = time.perf_counter()
         self._played = 0
 
@@ -295,7 +307,7 @@ class _Progress:
         now = time.perf_counter()
         rate = self._played / max(now - self._began, 1e-9)
         left = (self.total - self.done) / rate if rate > 0 else 0.0
-        if self._bar is not None:
+        if self._bar is not None and self._task is not None:
             eta = f"about {_duration(left)} left" if self.done < self.total else ""
             self._bar.update(self._task, advance=games, rate=f"{rate:.1f}/s", eta=eta)
             return

@@ -31,14 +31,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
+from ckdsl.jsondata import JsonObject
 from ckdsl.sim import stats
 from ckdsl.sim.compare import StoppingRule, game_tables, paired_blocks
+from ckdsl.sim.stats import Decision
 
 __all__ = [
     "DEFAULT_BOUNDS",
@@ -51,6 +53,18 @@ __all__ = [
 
 DEFAULT_BOUNDS = {"seat": (0.0, 0.03), "finished": (0.0, 0.03), "turns": (0.0, 5.0)}
 """Default (h0, h1) per kind of metric, in the metric's units."""
+
+
+class SprtTest(TypedDict):
+    """One variant's SPRT after a batch: its LLR against the bounds, and the decision."""
+
+    variant: str
+    llr: float
+    lower_bound: float
+    upper_bound: float
+    decision: Decision
+    n: int
+    mean: float | None
 
 
 @dataclass(frozen=True)
@@ -134,9 +148,9 @@ def sprt_tests(
     h1: float,
     alpha: float = 0.05,
     beta: float = 0.05,
-) -> list[dict[str, Any]]:
+) -> list[SprtTest]:
     """The SPRT of every variant against the base on the per-seed differences so far."""
-    out = []
+    out: list[SprtTest] = []
     for label, frame in frames.items():
         if label == base:
             continue
@@ -168,7 +182,7 @@ def until_significant(
     start: int,
     batch: int,
     max_seeds: int,
-    on_batch: Callable[[int, Sequence[Mapping[str, Any]]], None] | None = None,
+    on_batch: Callable[[int, Sequence[SprtTest]], None] | None = None,
 ) -> tuple[StoppingRule, Mapping[str, pd.DataFrame]]:
     """Play (``play(seeds)`` extends every rule set's store to ``seeds`` seeds and returns
     their games) batch after batch until every variant's SPRT has decided or ``max_seeds``
@@ -193,7 +207,7 @@ def until_significant(
         if decided or seeds >= max_seeds:
             break
         seeds = min(seeds + batch, max_seeds)
-    details = {
+    details: JsonObject = {
         "metric": metric.name,
         "metric_label": metric.label + " (per-seed difference B − A)",
         "h0": h0,
@@ -203,13 +217,26 @@ def until_significant(
         "batch": batch,
         "max_seeds": max_seeds,
         "batches": batches,
-        "tests": [{k: _clean(v) for k, v in t.items()} for t in tests],
+        "tests": [_test_json(t) for t in tests],
     }
     games = len(frames[base])
     return StoppingRule("sprt", seeds, games, details), frames
 
 
-def _clean(value: Any) -> Any:
+def _test_json(test: SprtTest) -> JsonObject:
+    """``test`` as JSON data: a non-finite number (an LLR at a degenerate sample) is None."""
+    return {
+        "variant": test["variant"],
+        "llr": _clean(test["llr"]),
+        "lower_bound": _clean(test["lower_bound"]),
+        "upper_bound": _clean(test["upper_bound"]),
+        "decision": test["decision"],
+        "n": test["n"],
+        "mean": _clean(test["mean"]),
+    }
+
+
+def _clean(value: float | None) -> float | None:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value

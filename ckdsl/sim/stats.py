@@ -80,7 +80,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, SupportsFloat, TypedDict, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -141,7 +141,30 @@ def json_float(value: float | None) -> float | None:
     return float(f"{value:.{SIGNIFICANT_DIGITS}g}") + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def _opt(value: Any) -> float | None:
+_T = TypeVar("_T")
+
+
+class IntervalJson(TypedDict):
+    """An :class:`Interval` as JSON data."""
+
+    estimate: float | None
+    low: float | None
+    high: float | None
+    method: str
+    level: float | None
+
+
+class ChiSquareJson(TypedDict):
+    """A :class:`ChiSquare` as JSON data."""
+
+    statistic: float | None
+    dof: int
+    p: float | None
+    observed: list[int]
+    expected: list[float | None]
+
+
+def _opt(value: SupportsFloat | None) -> float | None:
     """A finite Python float, or None (for None, NaN and infinities)."""
     if value is None:
         return None
@@ -220,7 +243,7 @@ class Interval:
             return show(self.estimate)
         return f"{show(self.estimate)} [{show(self.low)}, {show(self.high)}]"
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> IntervalJson:
         return {
             "estimate": json_float(self.estimate),
             "low": json_float(self.low),
@@ -408,7 +431,7 @@ class MeanResult:
         }
 
 
-def _quiet(function: Callable[[], Any]) -> Any:
+def _quiet(function: Callable[[], _T]) -> _T:
     """Run a scipy call without its warnings about degenerate data (handled by the caller)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -418,7 +441,7 @@ def _quiet(function: Callable[[], Any]) -> Any:
 
 def _bootstrap(
     samples: tuple[FloatArray, ...],
-    statistic: Callable[..., Any],
+    statistic: Callable[..., object],
     level: float,
     seed: int,
     n_resamples: int,
@@ -673,7 +696,7 @@ class ChiSquare:
     observed: tuple[int, ...]
     expected: tuple[float, ...]
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> ChiSquareJson:
         return {
             "statistic": json_float(self.statistic),
             "dof": self.dof,

@@ -40,12 +40,13 @@ import os
 import platform
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.sim.experiment import Key, Row
 from ckdsl.sim.metrics import arrow_type
 
@@ -101,7 +102,7 @@ def require_pyarrow() -> None:
         ) from None
 
 
-def columns() -> list[tuple[str, Any, str]]:
+def columns() -> list[tuple[str, str, str]]:
     """Every column: (name, type, description), the base columns then the metrics."""
     from ckdsl.sim.metrics import METRIC_COLUMNS
 
@@ -174,7 +175,7 @@ def chunk_files(out: Path) -> list[Path]:
     return [path for _, path in sorted(found)]
 
 
-def read_manifest(out: Path | str) -> dict[str, Any]:
+def read_manifest(out: Path | str) -> JsonObject:
     """The manifest of the store ``out``; StoreError if there is none or it is broken."""
     folder = Path(out)
     path = folder / MANIFEST
@@ -187,7 +188,7 @@ def read_manifest(out: Path | str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise _error(path, f"cannot read the manifest: {exc}") from None
     try:
-        data = json.loads(text)
+        data: JsonValue = json.loads(text)
     except json.JSONDecodeError as exc:
         raise StoreError(
             [Diagnostic(str(path), exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")]
@@ -218,15 +219,17 @@ _NAMES = {
 }
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, list) and all(isinstance(v, list) for v in value):
-        return " | ".join(",".join(str(x) for x in v) for v in value)
+def _show(value: JsonValue) -> str:
+    if isinstance(value, list):
+        rows = [v for v in value if isinstance(v, list)]
+        if len(rows) == len(value):
+            return " | ".join(",".join(str(x) for x in v) for v in rows)
     if isinstance(value, str) and len(value) == 64:
         return value[:12]
     return json.dumps(value)
 
 
-def differences(stored: dict[str, Any], now: dict[str, Any]) -> list[str]:
+def differences(stored: Mapping[str, JsonValue], now: Mapping[str, JsonValue]) -> list[str]:
     """What differs between two experiment identities, in words."""
     out = []
     for key, words in _NAMES.items():
@@ -235,11 +238,19 @@ def differences(stored: dict[str, Any], now: dict[str, Any]) -> list[str]:
     return out
 
 
+def _key(row: Row) -> Key:
+    """The key (seed_index, lineup, rotation) of a game's row."""
+    index, lineup, rotation = row["seed_index"], row["lineup"], row["rotation"]
+    if not (isinstance(index, int) and isinstance(lineup, int) and isinstance(rotation, int)):
+        raise TypeError(f"a row's key is not three integers: {index!r}, {lineup!r}, {rotation!r}")
+    return index, lineup, rotation
+
+
 class Store:
     """An open results folder, locked for writing. Use :meth:`open`; close it (or use it
     as a context manager) to release the lock."""
 
-    def __init__(self, path: Path, manifest: dict[str, Any], lock_fd: int | None) -> None:
+    def __init__(self, path: Path, manifest: JsonObject, lock_fd: int | None) -> None:
         self.path = path
         self.manifest = manifest
         self._lock_fd = lock_fd
@@ -251,8 +262,8 @@ class Store:
     def open(
         cls,
         out: Path | str,
-        describe: dict[str, Any],
-        identity: dict[str, Any],
+        describe: JsonObject,
+        identity: JsonObject,
         *,
         games: int,
         kind: str = "simulate",
@@ -288,14 +299,18 @@ class Store:
     @staticmethod
     def _manifest(
         folder: Path,
-        describe: dict[str, Any],
-        identity: dict[str, Any],
+        describe: JsonObject,
+        identity: JsonObject,
         games: int,
         kind: str,
         command: Sequence[str] | None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         path = folder / MANIFEST
-        run = {"command": list(command or sys.argv), "started": _now(), "games": games}
+        run: JsonObject = {
+            "command": [*(command or sys.argv)],
+            "started": _now(),
+            "games": games,
+        }
         if path.exists():
             manifest = read_manifest(folder)
             if manifest.get("kind") != kind:
@@ -304,7 +319,7 @@ class Store:
                     f"this folder holds the results of 'ckdsl {manifest.get('kind')}', not of "
                     f"'ckdsl {kind}'; give another folder",
                 )
-            stored = manifest.get("experiment", {})
+            stored = obj(manifest.get("experiment", {}))
             differ = differences(stored, identity)
             if differ:
                 raise _error(
@@ -313,8 +328,8 @@ class Store:
                     + "; ".join(differ)
                     + ". Give another folder, or delete this one to start over.",
                 )
-            manifest["experiment"]["games"] = max(int(stored.get("games", 0)), games)
-            manifest["runs"] = [*manifest.get("runs", []), run]
+            stored["games"] = max(integer(stored.get("games", 0)), games)
+            manifest["runs"] = [*arr(manifest.get("runs", [])), run]
         else:
             strays = [
                 p.name
@@ -338,7 +353,7 @@ class Store:
                     {"name": name, "type": str(arrow_type(t)), "description": doc}
                     for name, t, doc in columns()
                 ],
-                "packages": package_versions(),
+                "packages": {**package_versions()},
                 "runs": [run],
             }
         text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
@@ -375,13 +390,12 @@ class Store:
 
         fresh = []
         for row in rows:
-            key = (row["seed_index"], row["lineup"], row["rotation"])
-            if key not in self.keys:
+            if _key(row) not in self.keys:
                 fresh.append(row)
         if not fresh:
             return None
         final = self._write_table(pa.Table.from_pylist(fresh, schema=self.schema))
-        self.keys.update((r["seed_index"], r["lineup"], r["rotation"]) for r in fresh)
+        self.keys.update(_key(r) for r in fresh)
         return final
 
     def _write_table(self, table: pa.Table) -> Path:

@@ -30,18 +30,20 @@ Floats are rounded to six significant digits (``stats.json_float``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
+
+_T = TypeVar("_T")
 
 LEVEL = 0.95
 QUANTILES = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95)
 HISTOGRAM_BINS = 12
 
 
-def _as_list(value: Any) -> list[Any]:
+def _as_list(value: Iterable[_T] | None) -> list[_T]:
     return [] if value is None else list(value)
 
 

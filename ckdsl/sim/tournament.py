@@ -24,11 +24,11 @@ bot sits in every seat of every line-up, on every seed.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
-from ckdsl.sim.stats import json_float, wilson
+from ckdsl.sim.stats import IntervalJson, json_float, wilson
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,19 +46,74 @@ def lineups(bots: Sequence[str], seats: int) -> tuple[tuple[str, ...], ...]:
     )
 
 
+class StandingRow(TypedDict):
+    """A bot's line of the standings; ``name`` (the bot as the user named it) is added
+    by the command, which knows how the bots were given."""
+
+    bot: str
+    seats: int
+    wins: int
+    win_rate: IntervalJson
+    mean_points: float | None
+    mu: float | None
+    sigma: float | None
+    ordinal: float | None
+
+
+class NamedStandingRow(StandingRow):
+    name: str  # the bot as the user named it (the spec given, not the full one)
+
+
+class PairwiseRow(TypedDict):
+    bot: str
+    opponent: str
+    meetings: int
+    ahead: IntervalJson
+
+
+class Standings(TypedDict):
+    """:func:`standings`: the counts, the rating's and intervals' names, the tables."""
+
+    games: int
+    finished: int
+    unfinished: int
+    level: float
+    rating: str
+    intervals: str
+    standings: list[StandingRow]
+    pairwise: list[PairwiseRow]
+
+
+class TournamentReport(TypedDict):
+    """What ``ckdsl tournament --json`` prints: the standings with each bot's name as
+    given, the line-ups played, the number of seeds and the master seed."""
+
+    games: int
+    finished: int
+    unfinished: int
+    level: float
+    rating: str
+    intervals: str
+    standings: list[NamedStandingRow]
+    pairwise: list[PairwiseRow]
+    lineups: list[list[str]]
+    seeds: int
+    master_seed: int
+
+
 @dataclass(frozen=True)
 class Standing:
     bot: str
     seats: int  # seat-games held
     wins: int
-    win_rate: dict[str, Any]
+    win_rate: IntervalJson
     mean_points: float
     mu: float
     sigma: float
     ordinal: float
 
 
-def standings(df: pd.DataFrame, level: float = 0.95) -> dict[str, Any]:
+def standings(df: pd.DataFrame, level: float = 0.95) -> Standings:
     """Win rates, the pairwise table and the ratings of a tournament's games (rows of the
     store, sorted by key). Deterministic: the same games give the same report."""
     from openskill.models import PlackettLuce
@@ -112,7 +167,7 @@ def standings(df: pd.DataFrame, level: float = 0.95) -> dict[str, Any]:
         for name in names
     ]
     table.sort(key=lambda s: (-s.ordinal, s.bot))
-    pairwise = [
+    pairwise: list[PairwiseRow] = [
         {
             "bot": a,
             "opponent": b,
@@ -147,8 +202,78 @@ def standings(df: pd.DataFrame, level: float = 0.95) -> dict[str, Any]:
     }
 
 
-def wilson_share(score: float, n: int, level: float) -> dict[str, Any]:
+def wilson_share(score: float, n: int, level: float) -> IntervalJson:
     """A share with half points (ties), as a Wilson interval on the rounded count."""
     found = wilson(round(score), n, level).to_json()
     found["estimate"] = json_float(score / n) if n else None
     return found
+
+
+def tournament_report(
+    found: Standings,
+    lineups: Sequence[Sequence[str]],
+    seeds: int,
+    master_seed: int,
+    shown: Mapping[str, str],
+) -> TournamentReport:
+    """The standings with the design: ``shown`` maps each bot's full spec to the spec
+    the user gave (``heuristic`` for ``heuristic:weights=bundled``)."""
+    return {
+        **found,
+        "standings": [{**row, "name": shown[row["bot"]]} for row in found["standings"]],
+        "lineups": [list(lineup) for lineup in lineups],
+        "seeds": seeds,
+        "master_seed": master_seed,
+    }
+
+
+STANDINGS_HEADINGS = ("bot", "seats", "wins", "win rate [interval]", "points", "rating (μ ± σ)")
+
+
+def standings_title(report: TournamentReport) -> str:
+    return f"{report['games']} games ({report['unfinished']} unfinished)"
+
+
+def standings_cells(report: TournamentReport) -> list[list[str]]:
+    """The standings table's cells, a row per bot in rating order (``STANDINGS_HEADINGS``)."""
+    rows = []
+    for s in report["standings"]:
+        rate = s["win_rate"]
+        low, high, estimate = rate["low"], rate["high"], rate["estimate"]
+        shown = (
+            f"{estimate:.1%} [{low:.1%}, {high:.1%}]"
+            if estimate is not None and low is not None and high is not None
+            else "-"
+        )
+        rows.append(
+            [
+                s["name"],
+                str(s["seats"]),
+                str(s["wins"]),
+                shown,
+                f"{s['mean_points']:.1f}",
+                f"{s['mu']:.1f} ± {s['sigma']:.1f}",
+            ]
+        )
+    return rows
+
+
+def ahead_cells(report: TournamentReport) -> tuple[list[str], list[list[str]]]:
+    """The pairwise table: the column names (the bots as named), and a row per bot
+    starting with its name, each cell how often it finished ahead of the column's bot."""
+    names = [s["bot"] for s in report["standings"]]
+    short = {s["bot"]: s["name"] for s in report["standings"]}
+    cells = {(p["bot"], p["opponent"]): p for p in report["pairwise"]}
+    rows = []
+    for a in names:
+        row = [short[a]]
+        for b in names:
+            cell = cells.get((a, b))
+            share = cell["ahead"]["estimate"] if cell else None
+            row.append("-" if share is None else f"{share:.0%}")
+        rows.append(row)
+    return [short[name] for name in names], rows
+
+
+def standings_footer(report: TournamentReport) -> str:
+    return f"{report['intervals']} intervals at {report['level']:.0%}; {report['rating']}"
