@@ -23,17 +23,17 @@ import contextlib
 import functools
 import inspect
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
-from typing import Any
+from typing import Any, TypeAlias
 
 from ckdsl.dsl import (
     ast,
     turn_vocabulary,  # noqa: F401  (registers the turn's words)
 )
 from ckdsl.dsl.errors import DslError, EffectFailure
-from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, Verb
+from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl, Verb
 from ckdsl.dsl.types import (
     ANY,
     BOOL,
@@ -62,9 +62,18 @@ from ckdsl.dsl.vocabulary import GRANT_TARGETS
 from ckdsl.engine.allow import Env
 from ckdsl.engine.building import cost_of, spots
 from ckdsl.engine.compiled import has
+from ckdsl.engine.values import Value, Variables, number
+from ckdsl.jsondata import JsonValue
 from ckdsl.rules.schemas import load_schema, suggest
 
 Fn = Callable[[Env], Any]
+
+Instruction: TypeAlias = "tuple[Any, ...]"
+"""One instruction of a compiled program: its operation (``ACT``, ``BRANCH``...), then
+its operands, whose kinds depend on the operation (see ``Compiler.emit``'s callers)."""
+
+Namespace: TypeAlias = "dict[str, object]"
+"""The names compiled Python text reads (``_o<id>`` for each object it calls)."""
 
 # Instruction opcodes (the first item of each instruction tuple).
 LET, CHOOSE, REQUIRE, ACT, JUMP, BRANCH, FOR, NEXT, REPEAT, AGAIN, OPTIONAL, STOP = range(12)
@@ -111,12 +120,12 @@ class Program:
     """A compiled effect: instructions, the effect's line of each (for messages when one
     fails), and the syntax tree it came from (for ``explain``)."""
 
-    code: tuple[tuple[Any, ...], ...]
+    code: tuple[Instruction, ...]
     lines: tuple[int, ...]
     tree: ast.Effect
 
     @property
-    def opening(self) -> tuple[tuple[Any, ...], ...]:
+    def opening(self) -> tuple[Instruction, ...]:
         """The instructions that decide whether the effect can start: its first `let`s and
         `require`s, up to and with its first choice (it stops at anything else)."""
         out = []
@@ -135,11 +144,11 @@ class Names:
     their types) and its parameters (with their values)."""
 
     ids: dict[str, Type] = field(default_factory=dict)
-    params: dict[str, Any] = field(default_factory=dict)
+    params: Mapping[str, JsonValue] = field(default_factory=dict)
     goods: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, data: dict[str, Any]) -> Names:
+    def of(cls, data: Mapping[str, JsonValue]) -> Names:
         """The names of a rule set's merged data (read defensively: it may be broken)."""
 
         def keys(section: str) -> list[str]:
@@ -534,7 +543,12 @@ class Compiler:
         if key in self.names.params:
             self.parameters_read.add(key)
             value = self.names.params[key]
-            return _const(value), BOOL if isinstance(value, bool) else INT
+            if isinstance(value, bool):
+                return _const(value), BOOL
+            if isinstance(value, int):
+                return _const(value), INT
+            self.error(node, f"parameter '{key}' is {value!r}: a formula reads numbers and flags")
+            return _nothing, None
         if key in FUNCTIONS:
             self.error(node, f"'{key}' needs arguments: {_signatures(key)}")
             return _nothing, None
@@ -590,7 +604,7 @@ class Compiler:
         return _py(closure, text, args, {name: impl})
 
     @staticmethod
-    def _call_closure(impl: Callable[..., Any], args: list[Fn]) -> Fn:
+    def _call_closure(impl: FunctionImpl, args: list[Fn]) -> Fn:
         """The call as a closure (what runs if the call is not part of a larger expression
         compiled to Python as a whole: see ``finish``)."""
         if not args:
@@ -759,7 +773,7 @@ def aggregate_closure(func: str, source: Fn, var: str, where: Fn | None, value: 
     """An aggregate (``sum(v for each x in s where c)``) as closures over its parts: what
     its compiled code (``_aggregate_code``) computes, step for step."""
 
-    def items(env: Env) -> list[Any]:
+    def items(env: Env) -> list[Value]:
         if value is None:
             return list(selected(env, source, var, where))
         return [value(env) for _ in selected(env, source, var, where)]
@@ -777,8 +791,8 @@ def aggregate_closure(func: str, source: Fn, var: str, where: Fn | None, value: 
     result: dict[str, Fn] = {
         "count": lambda env: count(env, source, var, where),
         "sum": lambda env: sum(items(env)),
-        "min": lambda env: min(items(env), default=0),
-        "max": lambda env: max(items(env), default=0),
+        "min": lambda env: min(map(number, items(env)), default=0),
+        "max": lambda env: max(map(number, items(env)), default=0),
         "any": exists,
         "all": every,
         "list": items,
@@ -823,7 +837,7 @@ def _fold(op: str, a: Fn, b: Fn) -> Fn | None:
 
 def _act(
     impl: Callable[..., None], arg_fns: list[Fn], clause_fns: dict[str, Fn], flag_set: set[str]
-) -> tuple[Any, ...]:
+) -> Instruction:
     """The operands of an ACT instruction: the verb, its arguments, clauses and flags, and
     the call as one function (``impl(env, [args...], {clauses...}, flags)``, compiled to
     Python with its arguments: see ``finish``), which is what the runtime calls."""
@@ -857,7 +871,7 @@ def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
     return n
 
 
-def selected_items(env: Env, source: Fn, var: str, where: Fn | None) -> list[Any]:
+def selected_items(env: Env, source: Fn, var: str, where: Fn | None) -> list[Value]:
     """The distinct items of a selection that pass ``where`` (all picked before a loop
     runs, so a loop's body does not change which items it visits)."""
     items = source(env)
@@ -865,7 +879,7 @@ def selected_items(env: Env, source: Fn, var: str, where: Fn | None) -> list[Any
         return list(dict.fromkeys(items))
     vars_ = env.vars
     had, old = var in vars_, vars_.get(var)
-    kept: dict[Any, None] = {}
+    kept: dict[Value, None] = {}
     for x in items:
         vars_[var] = x
         if where(env):
@@ -885,7 +899,7 @@ def has_item(env: Env, source: Fn, var: str, where: Fn | None) -> bool:
     return False
 
 
-def restore_name(vars_: dict[str, Any], var: str, had: bool, old: Any) -> None:
+def restore_name(vars_: Variables, var: str, had: bool, old: Value) -> None:
     """Put back what ``var`` named before a selection lent the name to its items."""
     if had:
         vars_[var] = old
@@ -893,7 +907,7 @@ def restore_name(vars_: dict[str, Any], var: str, had: bool, old: Any) -> None:
         vars_.pop(var, None)
 
 
-def selected(env: Env, source: Fn, var: str, where: Fn | None) -> Iterator[Any]:
+def selected(env: Env, source: Fn, var: str, where: Fn | None) -> Iterator[Value]:
     """Each item of ``source`` that passes ``where``, with ``var`` naming it meanwhile;
     the effect's own ``var`` (if any) is put back afterwards, even if the caller stops."""
     vars_ = env.vars
@@ -915,9 +929,9 @@ def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
     what = family(expected)
     const = _const_of(fn)
 
-    def check(env: Env) -> Any:
+    def check(env: Env) -> Value:
         # A written number, or a name bound to one (an item of `[0, 23]`).
-        value = const[0] if const is not None else fn(env)
+        value = number(const[0] if const is not None else fn(env))
         count = board_size(env, what)
         if not 0 <= value < count:
             raise EffectFailure(f"there is no {what} {value} on this board (0 to {count - 1})")
@@ -934,7 +948,7 @@ def board_size(env: Env, what: str) -> int:
     return len(topo.hexes) if what == "tile" else len(topo.inter_tiles)
 
 
-def _const(value: Any) -> Fn:
+def _const(value: Value) -> Fn:
     fn = lambda env: value  # noqa: E731
     fn.const = (value,)  # type: ignore[attr-defined]
     if value is None or type(value) in (bool, int, str):
@@ -952,7 +966,7 @@ def _var_of(fn: Fn) -> str | None:
     return getattr(fn, "var", None)
 
 
-def _const_of(fn: Fn) -> tuple[Any] | None:
+def _const_of(fn: Fn) -> tuple[Value] | None:
     return getattr(fn, "const", None)
 
 
@@ -960,7 +974,7 @@ def _me(env: Env) -> int:
     return env.me
 
 
-def _nothing(env: Env) -> Any:
+def _nothing(env: Env) -> list[Value]:
     return []
 
 
@@ -1005,9 +1019,9 @@ def closures_only() -> Iterator[None]:
         _PYTHON = saved
 
 
-def _py(fn: Fn, text: str, subs: Iterable[Fn], names: dict[str, Any] | None = None) -> Fn:
+def _py(fn: Fn, text: str, subs: Iterable[Fn], names: Mapping[str, object] | None = None) -> Fn:
     """``fn``, given its Python text and the namespace it needs (its parts' and ``names``)."""
-    namespace: dict[str, Any] = {}
+    namespace: Namespace = {}
     for sub in subs:
         namespace.update(_code(sub)[1])
     if names:
@@ -1016,9 +1030,9 @@ def _py(fn: Fn, text: str, subs: Iterable[Fn], names: dict[str, Any] | None = No
     return fn
 
 
-def _code(fn: Fn) -> tuple[str, dict[str, Any]]:
+def _code(fn: Fn) -> tuple[str, Namespace]:
     """The Python text of ``fn`` and its namespace; a closure without text is called."""
-    code: tuple[str, dict[str, Any]] | None = getattr(fn, "py", None)
+    code: tuple[str, Namespace] | None = getattr(fn, "py", None)
     if code is not None:
         return code
     name = _name(fn)
@@ -1029,7 +1043,7 @@ def _text(fn: Fn) -> str:
     return _code(fn)[0]
 
 
-def _name(obj: Any) -> str:
+def _name(obj: object) -> str:
     """The name of an object in a namespace (unique: the namespace keeps it alive)."""
     return f"_o{id(obj)}"
 
@@ -1054,11 +1068,11 @@ class _Template:
 
     text: str
     params: int  # how many, besides the environment
-    names: dict[str, Any]
+    names: Namespace
     in_order: bool  # each parameter read once, in order, and always (see above)
 
 
-_TEMPLATES: dict[Callable[..., Any], _Template | None] = {}
+_TEMPLATES: dict[FunctionImpl, _Template | None] = {}
 
 
 def _slot(k: int) -> str:
@@ -1067,7 +1081,7 @@ def _slot(k: int) -> str:
     return f"\x01{k}\x01"
 
 
-def _inline(impl: Callable[..., Any], args: list[Fn]) -> tuple[str, dict[str, Any]] | None:
+def _inline(impl: FunctionImpl, args: list[Fn]) -> tuple[str, Namespace] | None:
     """The text of ``impl(env, *args)`` with the body of ``impl`` written out, and the
     names it needs besides those of ``args`` (None: ``impl`` is not written out)."""
     if impl not in _TEMPLATES:
@@ -1084,7 +1098,7 @@ def _inline(impl: Callable[..., Any], args: list[Fn]) -> tuple[str, dict[str, An
     return f"({text})", template.names
 
 
-def _template(impl: Callable[..., Any]) -> _Template | None:
+def _template(impl: FunctionImpl) -> _Template | None:
     """The body of ``impl`` if it can be written in place of its calls (see ``_inline``)."""
     if not isinstance(impl, FunctionType) or impl.__closure__ or impl.__defaults__:
         return None
@@ -1120,7 +1134,7 @@ def _template(impl: Callable[..., Any]) -> _Template | None:
     namespace = impl.__globals__
     if bound & {"env", *params, *namespace} or any(b.startswith("_") for b in bound):
         return None
-    names: dict[str, Any] = {}
+    names: Namespace = {}
     for sub in pyast.walk(expr):
         if isinstance(sub, pyast.Name) and sub.id not in params and sub.id not in bound:
             if sub.id in namespace:
@@ -1170,11 +1184,13 @@ def _in_order(node: pyast.AST) -> Iterator[pyast.AST]:
 # with ``_`` (an inlined body binds none such: ``_template``).
 
 
-def _define(lines: list[str], names: dict[str, Any]) -> Callable[..., Any]:
+def _define(lines: list[str], names: Namespace) -> Callable[..., Any]:
     """The function ``_f`` that ``lines`` define, in a namespace of ``names``."""
     namespace = dict(names)
     exec(_module("\n".join(lines)), namespace)  # our own text
-    made: Callable[..., Any] = namespace["_f"]
+    made = namespace["_f"]
+    if not callable(made):  # pragma: no cover - the lines define ``_f``
+        raise TypeError(made)
     return made
 
 
@@ -1183,8 +1199,8 @@ def _module(text: str) -> CodeType:
     return compile(text, _filename(text), "exec")
 
 
-def _names(*fns: Fn | None) -> dict[str, Any]:
-    found: dict[str, Any] = {}
+def _names(*fns: Fn | None) -> Namespace:
+    found: Namespace = {}
     for fn in fns:
         if fn is not None:
             found.update(_code(fn)[1])
@@ -1342,7 +1358,7 @@ class _Unstructured(Exception):
     """The instructions are not in a shape the compiler makes (``run_code`` gives up)."""
 
 
-def ends(code: tuple[tuple[Any, ...], ...], pc: int) -> bool:
+def ends(code: tuple[Instruction, ...], pc: int) -> bool:
     """Whether the program has nothing left to do from ``pc`` (jumps aside)."""
     while pc < len(code) and code[pc][0] == JUMP:
         pc = code[pc][1]
@@ -1357,9 +1373,9 @@ loops as the runtime keeps them are in ``loops``); on a failure, ``at[0]`` is th
 instruction that failed."""
 
 
-def run_code(code: tuple[tuple[Any, ...], ...]) -> RunCode | None:
+def run_code(code: tuple[Instruction, ...]) -> RunCode | None:
     """The program as one Python function (``RunCode``), or None if it cannot be."""
-    names: dict[str, Any] = {}
+    names: Namespace = {}
     try:
         body = _run_block(code, 0, len(code), "        ", names)
         lines = ["def _f(env, _loops, _waiting, _at):", "    _queue = env.game.state.queue",
@@ -1372,7 +1388,7 @@ def run_code(code: tuple[tuple[Any, ...], ...]) -> RunCode | None:
 
 
 def _run_block(
-    code: tuple[tuple[Any, ...], ...], pc: int, end: int, pad: str, names: dict[str, Any]
+    code: tuple[Instruction, ...], pc: int, end: int, pad: str, names: Namespace
 ) -> list[str]:
     """The Python lines of the instructions from ``pc`` to ``end`` (a block)."""
     out: list[str] = []
@@ -1445,11 +1461,11 @@ def _run_block(
     return out or [f"{pad}pass"]
 
 
-def opening_code(opening: tuple[tuple[Any, ...], ...]) -> Callable[[Env], str | None] | None:
+def opening_code(opening: tuple[Instruction, ...]) -> Callable[[Env], str | None] | None:
     """Why an effect with this opening (``Program.opening``) cannot start, as one compiled
     function of an environment (``runtime.refusal``, step for step: its `let`s, its
     `require`s, whether its first choice has a candidate), or None if it cannot be."""
-    names: dict[str, Any] = {}
+    names: Namespace = {}
 
     def text(fn: Fn, item: str | None = None) -> str:
         names.update(_code(fn)[1])
@@ -1484,7 +1500,7 @@ def opening_code(opening: tuple[tuple[Any, ...], ...]) -> Callable[[Env], str | 
 def finish(fn: Fn) -> Fn:
     """The closure as one Python function compiled from its text (see ``_py``); a
     constant, a variable or a closure without text is already as short as it gets."""
-    code: tuple[str, dict[str, Any]] | None = getattr(fn, "py", None)
+    code: tuple[str, Namespace] | None = getattr(fn, "py", None)
     if code is None or hasattr(fn, "const") or hasattr(fn, "var") or fn is _me:
         return fn
     if not _PYTHON:
