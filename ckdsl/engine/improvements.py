@@ -26,12 +26,21 @@ if TYPE_CHECKING:
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:
-    hand = game.state.players[player].hand
-    for t in range(len(game.rules.tracks)):
+    me = game.state.players[player]
+    hand, levels, priced = me.hand, me.levels, bool(game.state.modifiers)
+    for t, track in enumerate(game.rules.tracks):
+        level = levels[t]
+        if level >= len(track.levels):
+            continue
+        if not priced and hand[track.commodity] < track.costs[level]:
+            continue  # the usual price is out of reach, and no card changes it this turn
         price = improvement_price(game, player, t)
-        track = game.rules.tracks[t].id
-        if price is not None and has(hand, price[0]) and allowed(game, "improve", player, t=track):
-            options.append(("improve", track))
+        if (
+            price is not None
+            and has(hand, price[0])
+            and allowed(game, "improve", player, t=track.id)
+        ):
+            options.append(("improve", track.id))
 
 
 def improvement_price(game: Game, player: int, t: int) -> tuple[Bundle, int] | None:
