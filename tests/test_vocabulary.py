@@ -96,10 +96,6 @@ def red_sees(game: Game, player: int, card: str) -> None:
     assert card in shown or logged, (shown, [e for e in view.events])
 
 
-# --- known faults (their cases are marked xfail) ------------------------------------
-
-
-
 # --- positions ------------------------------------------------------------------------------
 
 # Blue's turn, after the roll; the effects run for red (`me`), so `current` is blue.

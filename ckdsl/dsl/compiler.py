@@ -26,7 +26,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
-from typing import Any, TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 from ckdsl.dsl import (
     ast,
@@ -238,59 +238,76 @@ class Compiler:
         self.line = outer
 
     def _statement(self, stmt: ast.Stmt) -> None:
-        if isinstance(stmt, ast.Let):
-            if isinstance(stmt.value, ast.Choose):
-                self.choose(stmt.value, stmt.name)
-            else:
-                fn, t = self.expr(stmt.value)
-                self.emit(LET, stmt.name, finish(fn))
-                self.scope[stmt.name] = t or ANY
-        elif isinstance(stmt, ast.Require):
-            fn = self.condition(stmt.cond, "`require`")
-            self.emit(REQUIRE, finish(fn), stmt.message)
-        elif isinstance(stmt, ast.Stop):
-            self.emit(STOP)
-        elif isinstance(stmt, ast.Action):
-            self.action(stmt)
-        elif isinstance(stmt, ast.If):
-            jumps = []
-            for cond, body in stmt.branches:
-                fn = self.condition(cond, "`if`")
-                branch = self.emit(BRANCH, finish(fn), None)
-                self.block(body)
-                jumps.append(self.emit(JUMP, None))
-                self.code[branch][2] = len(self.code)
-            if stmt.orelse is not None:
-                self.block(stmt.orelse)
-            for j in jumps:
-                self.code[j][1] = len(self.code)
-        elif isinstance(stmt, ast.For):
-            source, item = self.selection(stmt.source)
-            saved = self.bind(stmt.var, item)
-            where = self.condition(stmt.where, "`where`") if stmt.where else None
-            source, where = finish(source), finish_opt(where)
-            select = selection_code(source, stmt.var, where)
-            start = self.emit(FOR, stmt.var, source, where, None, select)
-            self.block(stmt.body)
-            self.emit(NEXT, stmt.var, start + 1)
-            self.code[start][4] = len(self.code)
-            self.unbind(stmt.var, saved)
-        elif isinstance(stmt, ast.Repeat):
-            count = self.number(stmt.count, "`repeat`")
-            start = self.emit(REPEAT, finish(count), None)
-            self.block(stmt.body)
-            self.emit(AGAIN, start + 1)
-            self.code[start][2] = len(self.code)
-        elif isinstance(stmt, ast.Optional):
-            by = self.player(stmt.by) if stmt.by is not None else None
-            start = self.emit(OPTIONAL, finish_opt(by), None, False)
-            self.block(stmt.body)
-            self.code[start][2] = len(self.code)
-            # If the block opens with a choice, "skip" is one of that choice's answers.
-            first = self.code[start + 1] if start + 1 < len(self.code) else None
-            self.code[start][3] = first is not None and first[0] == CHOOSE
-        else:  # pragma: no cover - the parser makes no other statement
-            raise AssertionError(stmt)
+        """One method per statement type; mypy checks the match is exhaustive (``_unknown``)."""
+        match stmt:
+            case ast.Let():
+                self._let(stmt)
+            case ast.Require():
+                fn = self.condition(stmt.cond, "`require`")
+                self.emit(REQUIRE, finish(fn), stmt.message)
+            case ast.Stop():
+                self.emit(STOP)
+            case ast.Action():
+                self.action(stmt)
+            case ast.If():
+                self._if(stmt)
+            case ast.For():
+                self._for(stmt)
+            case ast.Repeat():
+                self._repeat(stmt)
+            case ast.Optional():
+                self._optional(stmt)
+            case _:
+                _unknown(stmt)
+
+    def _let(self, stmt: ast.Let) -> None:
+        if isinstance(stmt.value, ast.Choose):
+            self.choose(stmt.value, stmt.name)
+        else:
+            fn, t = self.expr(stmt.value)
+            self.emit(LET, stmt.name, finish(fn))
+            self.scope[stmt.name] = t or ANY
+
+    def _if(self, stmt: ast.If) -> None:
+        jumps = []
+        for cond, body in stmt.branches:
+            fn = self.condition(cond, "`if`")
+            branch = self.emit(BRANCH, finish(fn), None)
+            self.block(body)
+            jumps.append(self.emit(JUMP, None))
+            self.code[branch][2] = len(self.code)
+        if stmt.orelse is not None:
+            self.block(stmt.orelse)
+        for j in jumps:
+            self.code[j][1] = len(self.code)
+
+    def _for(self, stmt: ast.For) -> None:
+        source, item = self.selection(stmt.source)
+        saved = self.bind(stmt.var, item)
+        where = self.condition(stmt.where, "`where`") if stmt.where else None
+        source, where = finish(source), finish_opt(where)
+        select = selection_code(source, stmt.var, where)
+        start = self.emit(FOR, stmt.var, source, where, None, select)
+        self.block(stmt.body)
+        self.emit(NEXT, stmt.var, start + 1)
+        self.code[start][4] = len(self.code)
+        self.unbind(stmt.var, saved)
+
+    def _repeat(self, stmt: ast.Repeat) -> None:
+        count = self.number(stmt.count, "`repeat`")
+        start = self.emit(REPEAT, finish(count), None)
+        self.block(stmt.body)
+        self.emit(AGAIN, start + 1)
+        self.code[start][2] = len(self.code)
+
+    def _optional(self, stmt: ast.Optional) -> None:
+        by = self.player(stmt.by) if stmt.by is not None else None
+        start = self.emit(OPTIONAL, finish_opt(by), None, False)
+        self.block(stmt.body)
+        self.code[start][2] = len(self.code)
+        # If the block opens with a choice, "skip" is one of that choice's answers.
+        first = self.code[start + 1] if start + 1 < len(self.code) else None
+        self.code[start][3] = first is not None and first[0] == CHOOSE
 
     def bind(self, name: str, t: Type) -> Type | None:
         saved = self.scope.get(name)
@@ -504,29 +521,32 @@ class Compiler:
         return fn, t.item
 
     def expr(self, node: ast.Expr) -> tuple[Fn, Type | None]:
-        """The closure computing ``node`` and its type (None after an error)."""
-        if isinstance(node, ast.Number):
-            return _const(node.value), LITERAL
-        if isinstance(node, ast.Text):
-            return _const(node.value), TEXT
-        if isinstance(node, ast.Name):
-            return self.name(node)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        if isinstance(node, ast.Unary):
-            return self.unary(node)
-        if isinstance(node, ast.Binary):
-            return self.binary(node)
-        if isinstance(node, ast.Conditional):
-            return self.conditional(node)
-        if isinstance(node, ast.ListOf):
-            return self.list_of(node)
-        if isinstance(node, ast.Bundle):
-            return self.bundle(node)
-        if isinstance(node, ast.Each):
-            self.error(node, "`each` belongs inside count(...), sum(...), min, max, any or all")
-            return _nothing, None
-        raise AssertionError(node)  # pragma: no cover
+        """The closure computing ``node`` and its type (None after an error): one method
+        per expression type; mypy checks the match is exhaustive (``_unknown``)."""
+        match node:
+            case ast.Number():
+                return _const(node.value), LITERAL
+            case ast.Text():
+                return _const(node.value), TEXT
+            case ast.Name():
+                return self.name(node)
+            case ast.Call():
+                return self.call(node)
+            case ast.Unary():
+                return self.unary(node)
+            case ast.Binary():
+                return self.binary(node)
+            case ast.Conditional():
+                return self.conditional(node)
+            case ast.ListOf():
+                return self.list_of(node)
+            case ast.Bundle():
+                return self.bundle(node)
+            case ast.Each():
+                self.error(node, "`each` belongs inside count(...), sum(...), min, max, any or all")
+                return _nothing, None
+            case _:
+                _unknown(node)
 
     def name(self, node: ast.Name) -> tuple[Fn, Type | None]:
         key = node.id
@@ -798,6 +818,12 @@ def aggregate_closure(func: str, source: Fn, var: str, where: Fn | None, value: 
         "list": items,
     }
     return result[func]
+
+
+def _unknown(node: NoReturn) -> NoReturn:
+    """Reached only if a node type has no case: mypy rejects the call while one is missing
+    (``NoReturn`` takes no value), so a node added to ``ast`` cannot be forgotten here."""
+    raise AssertionError(f"no case for {node!r}")
 
 
 def _chain(op: str, a: Fn, b: Fn) -> Fn:

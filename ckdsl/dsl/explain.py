@@ -4,12 +4,11 @@ where it comes from, and its effect as the engine reads it (printed from the syn
 
 from __future__ import annotations
 
-from typing import Any
-
 from ckdsl.diagnostics import JsonPath, display_path
 from ckdsl.dsl import pretty
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import parse
+from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import suggest
@@ -20,8 +19,9 @@ WHEN = {
 }
 
 
-def explain(ruleset: RuleSet, what: str, catalog: Catalog) -> dict[str, Any]:
-    """The report on card or level ``what``; KeyError (with a message) if there is none."""
+def explain(ruleset: RuleSet, what: str, catalog: Catalog) -> JsonObject:
+    """The report on card or level ``what`` (plain data: ``ckdsl explain --json`` prints
+    it as it is); KeyError (with a message) if there is none."""
     cards = ruleset.cards
     if what in cards:
         return _card(ruleset, what, catalog)
@@ -35,9 +35,9 @@ def explain(ruleset: RuleSet, what: str, catalog: Catalog) -> dict[str, Any]:
     )
 
 
-def _card(ruleset: RuleSet, card: str, catalog: Catalog) -> dict[str, Any]:
+def _card(ruleset: RuleSet, card: str, catalog: Catalog) -> JsonObject:
     spec = ruleset.cards[card]
-    facts = [
+    facts: list[JsonValue] = [
         catalog.name("decks", spec["deck"]),
         catalog.message("copies", spec["count"]),
     ]
@@ -71,7 +71,7 @@ def _abilities(ruleset: RuleSet) -> dict[str, JsonPath]:
     return found
 
 
-def _ability(ruleset: RuleSet, level: str, at: JsonPath, catalog: Catalog) -> dict[str, Any]:
+def _ability(ruleset: RuleSet, level: str, at: JsonPath, catalog: Catalog) -> JsonObject:
     track, number = str(at[1]), int(at[3]) + 1
     ability = ruleset.section("tracks")[track]["levels"][number - 1]["ability"]
     return {

@@ -6,18 +6,23 @@ common slips into named hints ("`if` needs a colon at the end of its line") and 
 error into "unexpected X; expected Y" in words, always at the line and column of the token
 at fault. Indentation is checked by our own post-lexer so that a bad dedent or a stray
 closing bracket is an error with a position, never an exception from inside Lark.
+
+A parse tree becomes the syntax tree (``ckdsl.dsl.ast``) through ``_ToAst``, a Lark
+``Transformer``: a table with one method per rule of the grammar, each given the node's
+line and column (Lark's ``propagate_positions``), so every syntax node keeps its own.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lark import PostLex
+from lark.tree import Meta
 
 from ckdsl.dsl import ast
 from ckdsl.dsl.errors import DslError
@@ -103,6 +108,27 @@ def _lark() -> Lark:
 
 def parse(text: str) -> ast.Effect:
     """Parse an effect; raises DslError (line and column in ``text``) on a syntax error."""
+    return _parse(text, _TO_AST)
+
+
+def parse_expression(text: str) -> ast.Expr:
+    """Parse a formula: one expression (written as ``let value = <formula>``)."""
+    if "\n" in text.strip():
+        raise DslError(1, 1, "a formula is one expression on one line")
+    try:
+        effect = _parse(_FORMULA_PREFIX + text.strip(), _FORMULA_TO_AST)
+    except DslError as err:
+        col = err.col - len(_FORMULA_PREFIX) if err.line == 1 else err.col
+        raise DslError(err.line, max(col, 1), err.message, err.hint) from None
+    stmt = effect.body[0] if len(effect.body) == 1 else None
+    if not isinstance(stmt, ast.Let) or isinstance(stmt.value, ast.Choose):
+        raise DslError(1, 1, "a formula is one expression, without `choose`")
+    return stmt.value
+
+
+def _parse(text: str, to_ast: _ToAst) -> ast.Effect:
+    """The syntax tree of ``text``, its positions counted by ``to_ast`` (an effect's own, or
+    a formula's inside its ``let``)."""
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source)
@@ -110,36 +136,7 @@ def parse(text: str) -> ast.Effect:
         raise
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source) from None
-    return ast.Effect(tuple(_statements(tree.children)))
-
-
-def parse_expression(text: str) -> ast.Expr:
-    """Parse a formula: one expression (written as ``let value = <formula>``)."""
-    if "\n" in text.strip():
-        raise DslError(1, 1, "a formula is one expression on one line")
-    prefix = "let value = "
-    try:
-        effect = parse(prefix + text.strip())
-    except DslError as err:
-        col = err.col - len(prefix) if err.line == 1 else err.col
-        raise DslError(err.line, max(col, 1), err.message, err.hint) from None
-    stmt = effect.body[0] if len(effect.body) == 1 else None
-    if not isinstance(stmt, ast.Let) or isinstance(stmt.value, ast.Choose):
-        raise DslError(1, 1, "a formula is one expression, without `choose`")
-    shifted: ast.Expr = _shift(stmt.value, len(prefix))
-    return shifted
-
-
-def _shift(expr: Any, by: int) -> Any:
-    """The same tree with columns of line 1 moved ``by`` to the left."""
-    if isinstance(expr, tuple):
-        return tuple(_shift(e, by) for e in expr)
-    if not isinstance(expr, ast.Node):
-        return expr
-    fields = {name: _shift(getattr(expr, name), by) for name in expr.__dataclass_fields__}
-    if expr.line == 1:
-        fields["col"] = expr.col - by
-    return type(expr)(**fields)
+    return to_ast.transform(tree)
 
 
 # --- syntax errors in words -------------------------------------------------------------
@@ -283,156 +280,251 @@ def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
 
 # --- parse tree to syntax tree ----------------------------------------------------------
 
+Block = tuple[ast.Stmt, ...]
+Branch = tuple[ast.Expr, Block]
 
-def _pos(node: Tree[Any] | Token) -> tuple[int, int]:
-    if isinstance(node, Token):
-        return node.line or 1, node.column or 1
-    meta = node.meta
-    return getattr(meta, "line", 1), getattr(meta, "column", 1)
-
-
-def _statements(children: list[Any]) -> Iterator[ast.Stmt]:
-    for child in children:
-        if isinstance(child, Tree):
-            yield _statement(child)
+RAW_TOKENS = frozenset(
+    {"COMPARE", "IN", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
+     "TO", "FROM", "AT", "BY", "ON", "WITH", "PAYING", "FOR"}
+)  # fmt: skip
+"""The terminals kept in the tree that reach their rule as Lark tokens (an operator or a
+clause's preposition: the rule reads its text and position); every other kept terminal
+has a token callback in ``_ToAst`` that makes it a leaf of the syntax tree."""
 
 
-def _block(tree: Tree[Any]) -> tuple[ast.Stmt, ...]:
-    return tuple(_statements(tree.children))
+@dataclass(frozen=True, slots=True)
+class _Else:
+    """An ``else:`` block on its way into its ``if``: a type of its own, so that ``if_stmt``
+    tells it from an ``elif`` branch by its type."""
+
+    body: Block
 
 
-def _statement(tree: Tree[Any]) -> ast.Stmt:
-    line, col = _pos(tree)
-    kind, kids = tree.data, tree.children
-    if kind == "let_stmt":
-        name, value = kids
-        return ast.Let(line, col, str(name), _choose(value, str(name)) if _is(value, "choose")
-                       else _expr(value))  # fmt: skip
-    if kind == "require_stmt":
-        cond, message = kids
-        return ast.Require(line, col, _expr(cond), str(message)[1:-1] if message else None)
-    if kind == "stop_stmt":
-        return ast.Stop(line, col)
-    if kind == "action":
-        verb, rest = kids[0], kids[1:]
-        args = tuple(
-            ast.Name(*_pos(k.children[0]), str(k.children[0])) if _is(k, "flag") else _expr(k)
-            for k in rest
-            if not _is(k, "clause")
-        )
-        clauses = tuple(
-            ast.Clause(*_pos(k), str(k.children[0]), _expr(k.children[1]))
-            for k in rest
-            if _is(k, "clause")
-        )
-        return ast.Action(line, col, str(verb), args, clauses)
-    if kind == "if_stmt":
-        branches = [(_expr(kids[0]), _block(kids[1]))]
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """A ``choose`` on its way into its ``let``: the candidates' name defaults to the let's
+    name, which only ``let_stmt`` knows."""
+
+    line: int
+    col: int
+    kind: ast.Name
+    var: ast.Name | None
+    up_to: ast.Expr | None
+    source: ast.Expr | None
+    where: ast.Expr | None
+    by: ast.Expr | None
+
+    def bound(self, let_name: str) -> ast.Choose:
+        var = self.var.id if self.var is not None else let_name
+        return ast.Choose(self.line, self.col, self.kind.id, var, self.up_to, self.source,
+                          self.where, self.by, self.kind.line, self.kind.col)  # fmt: skip
+
+
+@v_args(inline=True, meta=True)
+class _ToAst(Transformer[Token, ast.Effect]):
+    """The Lark tree of an effect to its ``ast`` nodes, bottom-up: one method per rule or
+    alias of grammars/effects.lark that makes a tree node, given the node's position
+    (``meta``, Lark's ``propagate_positions``) and its children, already converted; and one
+    per terminal that is a leaf of the syntax tree (``NAME``, ``NUMBER``, ``STRING``: Lark
+    calls these with the token alone). Rules marked ``?`` in the grammar that keep a single
+    child never make a node (Lark inlines them); tests/dsl/test_tables.py checks that every
+    other rule, and every kept terminal not in ``RAW_TOKENS``, has its method.
+
+    Every position goes through ``_at``: a formula is parsed as ``let value = <formula>``,
+    and its converter (``shift``) moves line 1's columns back to the formula's own.
+    """
+
+    def __init__(self, shift: int = 0) -> None:
+        super().__init__(visit_tokens=True)
+        self.shift = shift
+        # `v_args` makes each method a descriptor that builds a new wrapper (copying the
+        # function's name and doc) at every lookup, that is once per tree node, which would
+        # cost more than the conversion itself: bind each once, on the instance, where
+        # Lark's lookup finds it first.
+        for name in CALLBACKS:
+            setattr(self, name, getattr(self, name))
+
+    def _at(self, where: Meta | Token) -> tuple[int, int]:
+        """1-based line and column of a node (its meta) or token, in the effect's text."""
+        line, col = where.line or 1, where.column or 1
+        return (line, col - self.shift) if line == 1 else (line, col)
+
+    # --- leaves (named after their terminal: that is how Lark finds them)
+
+    def NAME(self, token: Token) -> ast.Name:
+        return ast.Name(*self._at(token), str(token))
+
+    def NUMBER(self, token: Token) -> ast.Number:
+        return ast.Number(*self._at(token), int(token))
+
+    def STRING(self, token: Token) -> ast.Text:
+        return ast.Text(*self._at(token), str(token)[1:-1])
+
+    # --- statements
+
+    def start(self, meta: Meta, *body: ast.Stmt) -> ast.Effect:
+        return ast.Effect(body)
+
+    def block(self, meta: Meta, *body: ast.Stmt) -> Block:
+        return body
+
+    def let_stmt(self, meta: Meta, name: ast.Name, value: ast.Expr | _Choice) -> ast.Let:
+        if isinstance(value, _Choice):
+            return ast.Let(*self._at(meta), name.id, value.bound(name.id))
+        return ast.Let(*self._at(meta), name.id, value)
+
+    def require_stmt(self, meta: Meta, cond: ast.Expr, message: ast.Text | None) -> ast.Require:
+        text = message.value if message is not None else None
+        return ast.Require(*self._at(meta), cond, text)
+
+    def stop_stmt(self, meta: Meta) -> ast.Stop:
+        return ast.Stop(*self._at(meta))
+
+    def action(self, meta: Meta, verb: ast.Name, *rest: ast.Expr | ast.Clause) -> ast.Action:
+        """Arguments, clauses and flags in the order written; a flag is a Name argument."""
+        args = tuple(k for k in rest if not isinstance(k, ast.Clause))
+        clauses = tuple(k for k in rest if isinstance(k, ast.Clause))
+        return ast.Action(*self._at(meta), verb.id, args, clauses)
+
+    def clause(self, meta: Meta, prep: Token, value: ast.Expr) -> ast.Clause:
+        return ast.Clause(*self._at(meta), str(prep), value)
+
+    def if_stmt(
+        self, meta: Meta, cond: ast.Expr, body: Block, *rest: Branch | _Else | None
+    ) -> ast.If:
+        branches = [(cond, body)]
         orelse = None
-        for part in kids[2:]:
-            if _is(part, "elif_part"):
-                branches.append((_expr(part.children[0]), _block(part.children[1])))
-            elif _is(part, "else_part"):
-                orelse = _block(part.children[0])
-        return ast.If(line, col, tuple(branches), orelse)
-    if kind == "for_stmt":
-        var, _, source, where, body = kids
-        return ast.For(line, col, str(var), _expr(source), _where(where), _block(body))
-    if kind == "repeat_stmt":
-        return ast.Repeat(line, col, _expr(kids[0]), _block(kids[1]))
-    if kind == "optional_stmt":
-        by, body = kids
-        return ast.Optional(line, col, _expr(by.children[1]) if by else None, _block(body))
-    raise AssertionError(f"unknown statement {kind}")  # pragma: no cover
+        for part in rest:  # the elif branches, then the else (None when there is none)
+            if isinstance(part, _Else):
+                orelse = part.body
+            elif part is not None:
+                branches.append(part)
+        return ast.If(*self._at(meta), tuple(branches), orelse)
 
+    def elif_part(self, meta: Meta, cond: ast.Expr, body: Block) -> Branch:
+        return cond, body
 
-def _is(node: Any, kind: str) -> bool:
-    return isinstance(node, Tree) and node.data == kind
+    def else_part(self, meta: Meta, body: Block) -> _Else:
+        return _Else(body)
 
+    def for_stmt(
+        self, meta: Meta, var: ast.Name, source: ast.Expr, where: ast.Expr | None, body: Block
+    ) -> ast.For:
+        return ast.For(*self._at(meta), var.id, source, where, body)
 
-def _where(node: Any) -> ast.Expr | None:
-    return _expr(node.children[0]) if node is not None else None
+    def repeat_stmt(self, meta: Meta, count: ast.Expr, body: Block) -> ast.Repeat:
+        return ast.Repeat(*self._at(meta), count, body)
 
+    def optional_stmt(self, meta: Meta, by: ast.Expr | None, body: Block) -> ast.Optional:
+        return ast.Optional(*self._at(meta), by, body)
 
-def _choose(tree: Tree[Any], let_name: str) -> ast.Choose:
-    line, col = _pos(tree)
-    up_to, kind, var, source, where, by = tree.children
-    return ast.Choose(
-        line,
-        col,
-        str(kind),
-        str(var) if var is not None else let_name,
-        _expr(up_to.children[1]) if up_to is not None else None,
-        _expr(source.children[1]) if source is not None else None,
-        _where(where),
-        _expr(by.children[1]) if by is not None else None,
-        *_pos(kind),
-    )
+    def choose(
+        self,
+        meta: Meta,
+        up_to: ast.Expr | None,
+        kind: ast.Name,
+        var: ast.Name | None,
+        source: ast.Expr | None,
+        where: ast.Expr | None,
+        by: ast.Expr | None,
+    ) -> _Choice:
+        return _Choice(*self._at(meta), kind, var, up_to, source, where, by)
 
+    # --- expressions
 
-_BINARY = {"or_expr": "or", "and_expr": "and"}
+    def group(self, meta: Meta, inner: ast.Expr) -> ast.Expr:
+        """``(expr)`` is its expression (the node only marks, for Lark's positions, that an
+        expression it begins begins at the parenthesis)."""
+        return inner
 
-
-def _expr(node: Any) -> ast.Expr:
-    line, col = _pos(node)
-    if isinstance(node, Token):  # pragma: no cover - every token sits inside a rule
-        raise AssertionError(f"bare token {node!r}")
-    kind, kids = node.data, node.children
-    if kind == "number":
-        return ast.Number(line, col, int(kids[0]))
-    if kind == "text":
-        return ast.Text(line, col, str(kids[0])[1:-1])
-    if kind == "name":
-        return ast.Name(line, col, str(kids[0]))
-    if kind == "call":
-        name, args = kids
+    def call(
+        self, meta: Meta, func: ast.Name, args: tuple[ast.Expr, ...] | ast.Expr | None
+    ) -> ast.Call:
+        """``f()``, ``f(x)`` (its one argument may be an ``each`` selection), ``f(x, y)``."""
         if args is None:
-            return ast.Call(line, col, str(name), ())
-        if args.data == "each":
-            value, var, _, source, where = args.children
-            each = ast.Each(
-                *_pos(args),
-                _expr(value) if value is not None else None,
-                str(var),
-                _expr(source),
-                _where(where),
-            )
-            return ast.Call(line, col, str(name), (each,))
-        return ast.Call(line, col, str(name), tuple(_expr(a) for a in args.children))
-    if kind in _BINARY:
-        out = _expr(kids[0])
-        for right in kids[1:]:
-            out = ast.Binary(line, col, _BINARY[kind], out, _expr(right))
+            args = ()
+        elif not isinstance(args, tuple):
+            args = (args,)
+        return ast.Call(*self._at(meta), func.id, args)
+
+    def arguments(self, meta: Meta, *args: ast.Expr) -> tuple[ast.Expr, ...]:
+        """Two or more arguments (a single one comes to ``call`` as it is)."""
+        return args
+
+    def each(
+        self,
+        meta: Meta,
+        value: ast.Expr | None,
+        var: ast.Name,
+        source: ast.Expr,
+        where: ast.Expr | None,
+    ) -> ast.Each:
+        return ast.Each(*self._at(meta), value, var.id, source, where)
+
+    def or_expr(self, meta: Meta, *operands: ast.Expr) -> ast.Expr:
+        return self._chain(meta, "or", operands)
+
+    def and_expr(self, meta: Meta, *operands: ast.Expr) -> ast.Expr:
+        return self._chain(meta, "and", operands)
+
+    def _chain(self, meta: Meta, op: str, operands: tuple[ast.Expr, ...]) -> ast.Expr:
+        """``a or b or c`` groups to the left; every link stands where the chain starts."""
+        line, col = self._at(meta)
+        out = operands[0]
+        for right in operands[1:]:
+            out = ast.Binary(line, col, op, out, right)
         return out
-    if kind in ("sum", "product"):
-        out = _expr(kids[0])
-        for k in range(1, len(kids), 2):
-            op = kids[k]
-            out = ast.Binary(op.line or line, op.column or col, str(op), out, _expr(kids[k + 1]))
+
+    def sum(self, meta: Meta, first: ast.Expr, *rest: Token | ast.Expr) -> ast.Expr:
+        return self._arithmetic(first, rest)
+
+    def product(self, meta: Meta, first: ast.Expr, *rest: Token | ast.Expr) -> ast.Expr:
+        return self._arithmetic(first, rest)
+
+    def _arithmetic(self, first: ast.Expr, rest: tuple[Token | ast.Expr, ...]) -> ast.Expr:
+        """``a + b - c``: operators and operands alternate; each operation stands at its
+        operator, and they group to the left."""
+        out = first
+        for op, right in zip(rest[::2], rest[1::2], strict=True):
+            if not isinstance(op, Token) or isinstance(right, Token):  # pragma: no cover
+                raise AssertionError(f"operator and operand expected, not {op!r} {right!r}")
+            out = ast.Binary(*self._at(op), str(op), out, right)
         return out
-    if kind == "compare":
-        left, op, right = kids
-        return ast.Binary(op.line or line, op.column or col, str(op), _expr(left), _expr(right))
-    if kind == "member":
-        left, op, right = kids
-        return ast.Binary(op.line or line, op.column or col, "in", _expr(left), _expr(right))
-    if kind == "not_member":
-        left, op, right = kids
-        return ast.Binary(op.line or line, op.column or col, "not in", _expr(left), _expr(right))
-    if kind == "conditional":
-        then, cond, orelse = kids
-        return ast.Conditional(line, col, _expr(then), _expr(cond), _expr(orelse))
-    if kind == "negation":
-        return ast.Unary(line, col, "not", _expr(kids[0]))
-    if kind == "negative":
-        return ast.Unary(line, col, "-", _expr(kids[1]))
-    if kind == "list_of":
-        return ast.ListOf(line, col, tuple(_expr(k) for k in kids if k is not None))
-    if kind == "bundle":
-        pairs = tuple(
-            ast.Pair(*_pos(p.children[0]), str(p.children[0]), _expr(p.children[1]))
-            for p in kids
-            if p is not None
-        )
-        return ast.Bundle(line, col, pairs)
-    raise AssertionError(f"unknown expression {kind}")  # pragma: no cover
+
+    def compare(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> ast.Binary:
+        return ast.Binary(*self._at(op), str(op), left, right)
+
+    def member(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> ast.Binary:
+        return ast.Binary(*self._at(op), "in", left, right)
+
+    def not_member(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> ast.Binary:
+        """``a not in b``, at its ``in`` (the ``not`` is a keyword the tree drops)."""
+        return ast.Binary(*self._at(op), "not in", left, right)
+
+    def conditional(
+        self, meta: Meta, then: ast.Expr, cond: ast.Expr, orelse: ast.Expr
+    ) -> ast.Conditional:
+        return ast.Conditional(*self._at(meta), then, cond, orelse)
+
+    def negation(self, meta: Meta, operand: ast.Expr) -> ast.Unary:
+        return ast.Unary(*self._at(meta), "not", operand)
+
+    def negative(self, meta: Meta, operand: ast.Expr) -> ast.Unary:
+        return ast.Unary(*self._at(meta), "-", operand)
+
+    def list_of(self, meta: Meta, *items: ast.Expr | None) -> ast.ListOf:
+        return ast.ListOf(*self._at(meta), tuple(k for k in items if k is not None))
+
+    def bundle(self, meta: Meta, *pairs: ast.Pair | None) -> ast.Bundle:
+        return ast.Bundle(*self._at(meta), tuple(p for p in pairs if p is not None))
+
+    def pair(self, meta: Meta, key: ast.Name, value: ast.Expr) -> ast.Pair:
+        return ast.Pair(key.line, key.col, key.id, value)
+
+
+CALLBACKS = frozenset(name for name in vars(_ToAst) if not name.startswith("_"))
+"""What ``_ToAst`` converts: rules and aliases of the grammar, and terminals (upper case)."""
+
+_FORMULA_PREFIX = "let value = "
+_TO_AST = _ToAst()
+_FORMULA_TO_AST = _ToAst(shift=len(_FORMULA_PREFIX))

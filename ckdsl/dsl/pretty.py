@@ -3,9 +3,16 @@
 ``ckdsl explain`` shows a card's effect this way (comments and odd spacing gone, four
 spaces per block), and the tests check that printing and parsing again gives the same
 tree, which keeps the printer and the grammar in step.
+
+Statements and expressions are printed through two tables (``functools.singledispatch``:
+one function per node type), so that a node type added to ``ast`` without its printer fails
+a test (tests/dsl/test_tables.py) instead of reaching a fallback at run time.
 """
 
 from __future__ import annotations
+
+from functools import singledispatch
+from typing import NoReturn
 
 from ckdsl.dsl import ast
 
@@ -41,44 +48,75 @@ def effect(tree: ast.Effect) -> str:
 def _statements(body: tuple[ast.Stmt, ...], depth: int) -> list[str]:
     lines: list[str] = []
     for stmt in body:
-        lines += _statement(stmt, depth)
+        lines += statement(stmt, depth)
     return lines
 
 
-def _statement(stmt: ast.Stmt, depth: int) -> list[str]:
+# --- statements: one printer per statement type --------------------------------------------
+
+
+@singledispatch
+def statement(stmt: ast.Stmt, depth: int) -> list[str]:
+    """The lines of a statement (and of its blocks), indented ``depth`` blocks deep."""
+    raise TypeError(f"no printer for the statement {stmt!r}")
+
+
+@statement.register
+def _let(stmt: ast.Let, depth: int) -> list[str]:
+    value = (
+        choose(stmt.value, stmt.name) if isinstance(stmt.value, ast.Choose) else expr(stmt.value)
+    )
+    return [f"{INDENT * depth}let {stmt.name} = {value}"]
+
+
+@statement.register
+def _require(stmt: ast.Require, depth: int) -> list[str]:
+    tail = f' else "{stmt.message}"' if stmt.message is not None else ""
+    return [f"{INDENT * depth}require {expr(stmt.cond)}{tail}"]
+
+
+@statement.register
+def _stop(stmt: ast.Stop, depth: int) -> list[str]:
+    return [f"{INDENT * depth}stop"]
+
+
+@statement.register
+def _action(stmt: ast.Action, depth: int) -> list[str]:
+    return [INDENT * depth + action(stmt)]
+
+
+@statement.register
+def _if(stmt: ast.If, depth: int) -> list[str]:
     pad = INDENT * depth
-    if isinstance(stmt, ast.Let):
-        if isinstance(stmt.value, ast.Choose):
-            value = choose(stmt.value, stmt.name)
-        else:
-            value = expr(stmt.value)
-        return [f"{pad}let {stmt.name} = {value}"]
-    if isinstance(stmt, ast.Require):
-        tail = f' else "{stmt.message}"' if stmt.message is not None else ""
-        return [f"{pad}require {expr(stmt.cond)}{tail}"]
-    if isinstance(stmt, ast.Stop):
-        return [f"{pad}stop"]
-    if isinstance(stmt, ast.Action):
-        return [pad + action(stmt)]
-    if isinstance(stmt, ast.If):
-        lines = []
-        for k, (cond, body) in enumerate(stmt.branches):
-            lines.append(f"{pad}{'if' if k == 0 else 'elif'} {expr(cond)}:")
-            lines += _statements(body, depth + 1)
-        if stmt.orelse is not None:
-            lines.append(f"{pad}else:")
-            lines += _statements(stmt.orelse, depth + 1)
-        return lines
-    if isinstance(stmt, ast.For):
-        where = f" where {expr(stmt.where)}" if stmt.where is not None else ""
-        head = f"{pad}for {stmt.var} in {expr(stmt.source)}{where}:"
-        return [head, *_statements(stmt.body, depth + 1)]
-    if isinstance(stmt, ast.Repeat):
-        return [f"{pad}repeat {expr(stmt.count)}:", *_statements(stmt.body, depth + 1)]
-    if isinstance(stmt, ast.Optional):
-        by = f" by {expr(stmt.by)}" if stmt.by is not None else ""
-        return [f"{pad}optional{by}:", *_statements(stmt.body, depth + 1)]
-    raise AssertionError(stmt)  # pragma: no cover
+    lines = []
+    for k, (cond, body) in enumerate(stmt.branches):
+        lines.append(f"{pad}{'if' if k == 0 else 'elif'} {expr(cond)}:")
+        lines += _statements(body, depth + 1)
+    if stmt.orelse is not None:
+        lines.append(f"{pad}else:")
+        lines += _statements(stmt.orelse, depth + 1)
+    return lines
+
+
+@statement.register
+def _for(stmt: ast.For, depth: int) -> list[str]:
+    where = f" where {expr(stmt.where)}" if stmt.where is not None else ""
+    head = f"{INDENT * depth}for {stmt.var} in {expr(stmt.source)}{where}:"
+    return [head, *_statements(stmt.body, depth + 1)]
+
+
+@statement.register
+def _repeat(stmt: ast.Repeat, depth: int) -> list[str]:
+    return [f"{INDENT * depth}repeat {expr(stmt.count)}:", *_statements(stmt.body, depth + 1)]
+
+
+@statement.register
+def _optional(stmt: ast.Optional, depth: int) -> list[str]:
+    by = f" by {expr(stmt.by)}" if stmt.by is not None else ""
+    return [f"{INDENT * depth}optional{by}:", *_statements(stmt.body, depth + 1)]
+
+
+# --- the parts of statements ----------------------------------------------------------------
 
 
 def action(stmt: ast.Action) -> str:
@@ -123,45 +161,100 @@ def choose(node: ast.Choose, name: str) -> str:
     return " ".join(parts)
 
 
-def _strength(node: ast.Expr) -> int:
-    if isinstance(node, ast.Binary):
-        return _PRECEDENCE[node.op]
-    if isinstance(node, ast.Unary):
-        return _PRECEDENCE["not"] if node.op == "not" else 7
-    if isinstance(node, ast.Conditional):
-        return 0
-    return _ATOM
+# --- expressions: one printer per expression type ------------------------------------------
 
 
+@singledispatch
 def expr(node: ast.Expr) -> str:
-    if isinstance(node, ast.Number):
-        return str(node.value)
-    if isinstance(node, ast.Text):
-        return f'"{node.value}"'
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Call):
-        return f"{node.func}({', '.join(expr(a) for a in node.args)})"
-    if isinstance(node, ast.Each):
-        value = f"{expr(node.value)} for " if node.value is not None else ""
-        where = f" where {expr(node.where)}" if node.where is not None else ""
-        return f"{value}each {node.var} in {expr(node.source)}{where}"
-    if isinstance(node, ast.Unary):
-        inner = _wrap(node.operand, _strength(node), right=True)
-        return f"not {inner}" if node.op == "not" else f"-{inner}"
-    if isinstance(node, ast.Binary):
-        mine = _PRECEDENCE[node.op]
-        left = _wrap(node.left, mine, right=False)
-        right = _wrap(node.right, mine, right=True)
-        return f"{left} {node.op} {right}"
-    if isinstance(node, ast.Conditional):
-        then, cond = _wrap(node.then, 1, right=False), _wrap(node.cond, 1, right=False)
-        return f"{then} if {cond} else {expr(node.orelse)}"
-    if isinstance(node, ast.ListOf):
-        return f"[{', '.join(expr(i) for i in node.items)}]"
-    if isinstance(node, ast.Bundle):
-        return "{" + ", ".join(f"{p.key}: {expr(p.value)}" for p in node.pairs) + "}"
-    raise AssertionError(node)  # pragma: no cover
+    """An expression on one line, with the parentheses its operators need and no more."""
+    raise TypeError(f"no printer for the expression {node!r}")
+
+
+@expr.register
+def _number(node: ast.Number) -> str:
+    return str(node.value)
+
+
+@expr.register
+def _text(node: ast.Text) -> str:
+    return f'"{node.value}"'
+
+
+@expr.register
+def _name(node: ast.Name) -> str:
+    return node.id
+
+
+@expr.register
+def _call(node: ast.Call) -> str:
+    return f"{node.func}({', '.join(expr(a) for a in node.args)})"
+
+
+@expr.register
+def _each(node: ast.Each) -> str:
+    value = f"{expr(node.value)} for " if node.value is not None else ""
+    where = f" where {expr(node.where)}" if node.where is not None else ""
+    return f"{value}each {node.var} in {expr(node.source)}{where}"
+
+
+@expr.register
+def _unary(node: ast.Unary) -> str:
+    inner = _wrap(node.operand, _strength(node), right=True)
+    return f"not {inner}" if node.op == "not" else f"-{inner}"
+
+
+@expr.register
+def _binary(node: ast.Binary) -> str:
+    mine = _PRECEDENCE[node.op]
+    left = _wrap(node.left, mine, right=False)
+    right = _wrap(node.right, mine, right=True)
+    return f"{left} {node.op} {right}"
+
+
+@expr.register
+def _conditional(node: ast.Conditional) -> str:
+    then, cond = _wrap(node.then, 1, right=False), _wrap(node.cond, 1, right=False)
+    return f"{then} if {cond} else {expr(node.orelse)}"
+
+
+@expr.register
+def _list_of(node: ast.ListOf) -> str:
+    return f"[{', '.join(expr(i) for i in node.items)}]"
+
+
+@expr.register
+def _bundle(node: ast.Bundle) -> str:
+    return "{" + ", ".join(f"{p.key}: {expr(p.value)}" for p in node.pairs) + "}"
+
+
+def _strength(node: ast.Expr) -> int:
+    """How tightly an expression binds (``_PRECEDENCE``; ``_ATOM`` for a value that never
+    needs parentheses). The match lists every expression type: mypy checks that it is
+    exhaustive (``_unknown``), so a new type cannot be forgotten here."""
+    match node:
+        case ast.Binary():
+            return _PRECEDENCE[node.op]
+        case ast.Unary():
+            return _PRECEDENCE["not"] if node.op == "not" else 7
+        case ast.Conditional():
+            return 0
+        case (
+            ast.Number()
+            | ast.Text()
+            | ast.Name()
+            | ast.Call()
+            | ast.Each()
+            | ast.ListOf()
+            | ast.Bundle()
+        ):
+            return _ATOM
+        case _:
+            _unknown(node)
+
+
+def _unknown(node: NoReturn) -> NoReturn:
+    """Called only where every type was matched: mypy rejects a call with a real type."""
+    raise TypeError(f"unknown expression {node!r}")
 
 
 def _wrap(node: ast.Expr, outer: int, *, right: bool) -> str:

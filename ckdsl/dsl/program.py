@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ckdsl import jsondata
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.dsl.compiler import (
     STOP,
@@ -47,6 +48,7 @@ from ckdsl.dsl.types import (
 )
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import ENGINE_PARAMETERS
+from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.ruleset import load_ruleset as load_data
@@ -100,6 +102,23 @@ MOVES: dict[str, dict[str, Type]] = {
 """The built-in moves and the variables of their `allow` conditions (``me``: who moves)."""
 
 
+_T = TypeVar("_T")
+
+
+class ItemFilter(Protocol):
+    """``f(env, items)``: the items for which a condition holds, in their order
+    (``compiler.filter_code``); the items are the caller's, whatever their type."""
+
+    def __call__(self, env: Env, items: Iterable[_T], /) -> list[_T]: ...
+
+
+class FirstItem(Protocol):
+    """``f(env, items)``: the first item for which a condition holds, or None
+    (``compiler.first_code``)."""
+
+    def __call__(self, env: Env, items: Iterable[_T], /) -> _T | None: ...
+
+
 @dataclass(frozen=True)
 class Action:
     """A main-phase action of the rule set: its price, condition and effect."""
@@ -126,7 +145,8 @@ class Programs:
     win: Fn | None = None
     win_reads: frozenset[str] | None = None  # what `turn.win` reads (None: not declared)
     discard_limit: Fn | None = None
-    openings: dict[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
+    # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
+    openings: dict[str, tuple[tuple[object, ...], ...]] = field(default_factory=dict)
     # What the engine asks most, compiled to Python functions (``compiler``; not when
     # compiled under ``closures_only``: then ``python`` is false, and the engine runs the
     # closures itself): each hook from its start (``run_code``; a hook without one runs
@@ -136,10 +156,8 @@ class Programs:
     python: bool = field(init=False, default=True)
     hook_code: dict[str, RunCode] = field(init=False, default_factory=dict)
     opening_code: dict[str, Callable[[Env], str | None]] = field(init=False, default_factory=dict)
-    filters: dict[tuple[str, str], Callable[[Env, Iterable[Any]], list[Any]]] = field(
-        init=False, default_factory=dict
-    )
-    win_first: Callable[[Env, Iterable[Any]], Any] | None = field(init=False, default=None)
+    filters: dict[tuple[str, str], ItemFilter] = field(init=False, default_factory=dict)
+    win_first: FirstItem | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         # Each card's opening, once: the engine asks at every main-phase decision.
@@ -158,7 +176,7 @@ class Programs:
             if found is not None:
                 self.hook_code[hook] = found
 
-    def filter(self, move: str, var: str) -> Callable[[Env, Iterable[Any]], list[Any]] | None:
+    def filter(self, move: str, var: str) -> ItemFilter | None:
         """``f(env, items)``: the items for which ``move``'s condition holds, each named
         ``var`` (``compiler.filter_code``; made at its first use), or None if the move
         has no condition."""
@@ -177,29 +195,33 @@ class Programs:
         return int(self.defence(Env(game, player, {"p": player})))
 
 
-def effects(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, str]]:
+def effects(data: JsonObject) -> Iterator[tuple[JsonPath, str, str]]:
     """Every effect of the rule set: (path of its text, kind, text). Kind: card, ability,
-    hook, action."""
+    hook, action. Reads what is there: a section or entry of the wrong shape is the
+    schema's error, reported already."""
     for section, kind in (("hooks", "hook"), ("actions", "action")):
-        entries = data.get(section)
-        for key, spec in entries.items() if isinstance(entries, dict) else ():
-            if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
-                yield (section, key, "effect"), kind, spec["effect"]
-    cards = data.get("cards")
-    for card, spec in cards.items() if isinstance(cards, dict) else ():
-        if isinstance(spec, dict) and isinstance(spec.get("effect"), str):
-            yield ("cards", card, "effect"), "card", spec["effect"]
-    tracks = data.get("tracks")
-    for track, spec in tracks.items() if isinstance(tracks, dict) else ():
-        levels = spec.get("levels") if isinstance(spec, dict) else None
+        for key, spec in _entries(data.get(section)):
+            effect = spec.get("effect")
+            if isinstance(effect, str):
+                yield (section, key, "effect"), kind, effect
+    for card, spec in _entries(data.get("cards")):
+        effect = spec.get("effect")
+        if isinstance(effect, str):
+            yield ("cards", card, "effect"), "card", effect
+    for track, spec in _entries(data.get("tracks")):
+        levels = spec.get("levels")
         for k, level in enumerate(levels if isinstance(levels, list) else []):
             ability = level.get("ability") if isinstance(level, dict) else None
-            if isinstance(ability, dict) and isinstance(ability.get("effect"), str):
-                yield (
-                    ("tracks", track, "levels", k, "ability", "effect"),
-                    "ability",
-                    ability["effect"],
-                )
+            effect = ability.get("effect") if isinstance(ability, dict) else None
+            if isinstance(effect, str):
+                yield ("tracks", track, "levels", k, "ability", "effect"), "ability", effect
+
+
+def _entries(section: JsonValue) -> Iterator[tuple[str, JsonObject]]:
+    """The entries of a section that are mappings (none if the section is not one)."""
+    for key, spec in section.items() if isinstance(section, dict) else ():
+        if isinstance(spec, dict):
+            yield key, spec
 
 
 def compile_effect(
@@ -243,7 +265,7 @@ def effect_variables(path: JsonPath) -> dict[str, Type]:
     return {}
 
 
-def conditions(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, dict[str, Type], Type]]:
+def conditions(data: JsonObject) -> Iterator[tuple[JsonPath, str, dict[str, Type], Type]]:
     """Every condition and formula of the rule set outside effects: (path, text, its
     variables, what it must give)."""
     barbarians = data.get("barbarians")
@@ -260,10 +282,10 @@ def conditions(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, dict[str, 
     for move, text in allow.items() if isinstance(allow, dict) else ():
         if isinstance(text, str) and move in MOVES:
             yield ("allow", move), text, MOVES[move], BOOL
-    actions = data.get("actions")
-    for key, spec in actions.items() if isinstance(actions, dict) else ():
-        if isinstance(spec, dict) and isinstance(spec.get("allow"), str):
-            yield ("actions", key, "allow"), spec["allow"], {}, BOOL
+    for key, spec in _entries(data.get("actions")):
+        condition = spec.get("allow")
+        if isinstance(condition, str):
+            yield ("actions", key, "allow"), condition, {}, BOOL
 
 
 def load_ruleset(
@@ -279,7 +301,7 @@ def load_ruleset(
 
 
 def check_rules(
-    data: dict[str, Any], positions: Positions, *, unread: str = "error"
+    data: JsonObject, positions: Positions, *, unread: str = "error"
 ) -> list[Diagnostic]:
     """Every fault of every effect and formula of ``data``, at its file, line and column
     (docs/dsl.md, "Errors"), and every parameter that nothing reads (of severity
@@ -332,8 +354,9 @@ def compile_programs(ruleset: RuleSet) -> Programs:
         elif kind == "action":
             actions[str(path[1])] = program
         else:
-            level = data["tracks"][path[1]]["levels"][path[3]]
-            abilities[level["id"]] = (level["ability"]["when"], program)
+            level = obj(_at(data, path[:4]))
+            when = jsondata.text(obj(level["ability"])["when"])
+            abilities[jsondata.text(level["id"])] = (when, program)
     fns: dict[JsonPath, Fn | None] = {}
     never = set()
     for path, text, variables, want in conditions(data):
@@ -351,12 +374,7 @@ def compile_programs(ruleset: RuleSet) -> Programs:
         allow={str(p[1]): fn for p, fn in fns.items() if p[0] == "allow" and fn is not None},
         never=frozenset(never),
         actions={
-            key: Action(
-                key,
-                tuple((g, int(n)) for g, n in (data["actions"][key].get("cost") or {}).items()),
-                fns.get(("actions", key, "allow")),
-                program,
-            )
+            key: Action(key, _cost(data, key), fns.get(("actions", key, "allow")), program)
             for key, program in actions.items()
         },
         win=fns.get(("turn", "win")),
@@ -365,7 +383,21 @@ def compile_programs(ruleset: RuleSet) -> Programs:
     )
 
 
-def _reads(data: dict[str, Any], names: Names, path: JsonPath) -> frozenset[str] | None:
+def _at(data: JsonObject, path: JsonPath) -> JsonValue:
+    """The value at ``path`` (keys and list indices) in the rule set's data."""
+    value: JsonValue = data
+    for step in path:
+        value = arr(value)[step] if isinstance(step, int) else obj(value)[step]
+    return value
+
+
+def _cost(data: JsonObject, action: str) -> tuple[tuple[str, int], ...]:
+    """What action ``action`` costs: (good, amount) in the order written (none: free)."""
+    cost = obj(_at(data, ("actions", action))).get("cost")
+    return tuple((good, integer(n)) for good, n in obj(cost).items()) if cost else ()
+
+
+def _reads(data: JsonObject, names: Names, path: JsonPath) -> frozenset[str] | None:
     """What the formula at ``path`` reads of the state (``Function.reads``)."""
     for at, text, variables, _ in conditions(data):
         if at == path:

@@ -6,8 +6,6 @@ and a test keeps them identical, so the reference can never drift from the regis
 
 from __future__ import annotations
 
-from typing import Any
-
 from ckdsl.dsl import turn_vocabulary, vocabulary  # noqa: F401  (load every word)
 from ckdsl.dsl.registry import FUNCTIONS, VERBS, Verb
 
@@ -26,7 +24,8 @@ def verb_form(verb: Verb) -> str:
     return " ".join(words)
 
 
-def rows() -> dict[str, list[dict[str, Any]]]:
+def rows() -> dict[str, list[dict[str, str]]]:
+    """The verbs and the functions, one row each (``ckdsl vocabulary --json``)."""
     return {
         "verbs": [
             {"name": v.name, "form": verb_form(v), "doc": v.doc, "example": v.example}
