@@ -197,4 +197,14 @@ def test_compiled_rules_cannot_be_changed_by_a_game() -> None:
         rules.params["player_colours"].append("pink")  # a tuple now
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.barbarian_track = 1  # type: ignore[misc]
+    # and the compiled programs: hooks, conditions, cards, their code
+    programs = rules.programs
+    for name in ("cards", "abilities", "hooks", "allow", "actions", "openings", "hook_code"):
+        assert isinstance(getattr(programs, name), MappingProxyType), name
+    with pytest.raises(TypeError):
+        programs.hooks["seven"] = programs.hooks["production"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        programs.allow["robber"] = programs.allow["promote"]  # type: ignore[index]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        programs.hooks["seven"].code = ()  # type: ignore[misc]
     assert two.rules.param("points_to_win") == 13

@@ -7,10 +7,11 @@ engine runs (``CompiledRules.programs``), for a rule set that passed the checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ckdsl import jsondata
@@ -25,9 +26,11 @@ from ckdsl.dsl.compiler import (
     closures_only,
     filter_code,
     first_code,
-    opening_code,
     run_code,
     to_python,
+)
+from ckdsl.dsl.compiler import (
+    opening_code as opening_code_of,
 )
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import parse, parse_expression
@@ -132,21 +135,26 @@ class Action:
 @dataclass(frozen=True)
 class Programs:
     """The compiled effects of a rule set: cards, abilities (level id -> (when, program))
-    and the barbarian formulas."""
+    and the barbarian formulas.
 
-    cards: dict[str, Program]
-    abilities: dict[str, tuple[str, Program]]
+    Read-only all the way down, like the ``CompiledRules`` that carry it (every game of a
+    rule set shares one): the mappings are ``MappingProxyType`` views of copies, the
+    programs frozen dataclasses of tuples. The one thing that changes is ``filters``, a
+    memo of compiled code made at first use (the same for every game)."""
+
+    cards: Mapping[str, Program]
+    abilities: Mapping[str, tuple[str, Program]]
     strength: Fn
     defence: Fn
-    hooks: dict[str, Program] = field(default_factory=dict)
-    allow: dict[str, Fn] = field(default_factory=dict)  # moves with a condition
+    hooks: Mapping[str, Program] = field(default_factory=dict)
+    allow: Mapping[str, Fn] = field(default_factory=dict)  # moves with a condition
     never: frozenset[str] = frozenset()  # moves whose condition is `false`
-    actions: dict[str, Action] = field(default_factory=dict)
+    actions: Mapping[str, Action] = field(default_factory=dict)
     win: Fn | None = None
     win_reads: frozenset[str] | None = None  # what `turn.win` reads (None: not declared)
     discard_limit: Fn | None = None
     # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
-    openings: dict[str, tuple[tuple[object, ...], ...]] = field(default_factory=dict)
+    openings: Mapping[str, tuple[tuple[object, ...], ...]] = field(init=False)
     # What the engine asks most, compiled to Python functions (``compiler``; not when
     # compiled under ``closures_only``: then ``python`` is false, and the engine runs the
     # closures itself): each hook from its start (``run_code``; a hook without one runs
@@ -154,27 +162,36 @@ class Programs:
     # cannot be played now, or None), an `allow` condition over many items and `turn.win`
     # over the players (``filter_code``, made at first use by ``filter``; ``first_code``).
     python: bool = field(init=False, default=True)
-    hook_code: dict[str, RunCode] = field(init=False, default_factory=dict)
-    opening_code: dict[str, Callable[[Env], str | None]] = field(init=False, default_factory=dict)
+    hook_code: Mapping[str, RunCode] = field(init=False)
+    opening_code: Mapping[str, Callable[[Env], str | None]] = field(init=False)
     filters: dict[tuple[str, str], ItemFilter] = field(init=False, default_factory=dict)
     win_first: FirstItem | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        def fix(name: str, value: Mapping[str, object]) -> None:
+            object.__setattr__(self, name, MappingProxyType(dict(value)))
+
+        for name in ("cards", "abilities", "hooks", "allow", "actions"):
+            fix(name, getattr(self, name))
         # Each card's opening, once: the engine asks at every main-phase decision.
-        self.openings.update({card: p.opening for card, p in self.cards.items()})
-        object.__setattr__(self, "python", to_python())
-        if not self.python:  # closures alone: the runtime runs each instruction itself
-            return
-        if self.win is not None:
-            object.__setattr__(self, "win_first", first_code(self.win, "p"))
-        for card, opening in self.openings.items():
-            found_opening = opening_code(opening) if opening else None
-            if found_opening is not None:
-                self.opening_code[card] = found_opening
-        for hook, program in self.hooks.items():
-            found = run_code(program.code)
-            if found is not None:
-                self.hook_code[hook] = found
+        fix("openings", {card: p.opening for card, p in self.cards.items()})
+        python = to_python()
+        object.__setattr__(self, "python", python)
+        hook_code: dict[str, RunCode] = {}
+        opening_code: dict[str, Callable[[Env], str | None]] = {}
+        if python:  # else closures alone: the runtime runs each instruction itself
+            if self.win is not None:
+                object.__setattr__(self, "win_first", first_code(self.win, "p"))
+            for card, opening in self.openings.items():
+                found_opening = opening_code_of(opening) if opening else None
+                if found_opening is not None:
+                    opening_code[card] = found_opening
+            for hook, program in self.hooks.items():
+                found = run_code(program.code)
+                if found is not None:
+                    hook_code[hook] = found
+        fix("hook_code", hook_code)
+        fix("opening_code", opening_code)
 
     def filter(self, move: str, var: str) -> ItemFilter | None:
         """``f(env, items)``: the items for which ``move``'s condition holds, each named
