@@ -233,7 +233,11 @@ def test_knights_that_may_never_act_are_offered_no_action(tmp_path: Path) -> Non
 def test_a_variant_that_leaves_a_parameter_unread_is_warned(tmp_path: Path) -> None:
     """A variant may switch a rule off (knights never act), leaving its parameter
     (knight_actions_per_turn) behind: validate warns, and the variant loads and plays."""
-    rules = variant(tmp_path, 'override:\n  allow:\n    knight_acts: "false"\n')
+    rules = variant(
+        tmp_path,
+        'override:\n  allow:\n    knight_acts: "false"\n'
+        "  hooks:\n    knight_acted: {effect: stop}\n",
+    )
     result = CliRunner().invoke(cli, ["validate", rules])
     assert result.exit_code == 0, result.output
     assert "warning: parameter 'knight_actions_per_turn' is read by nothing" in result.stderr

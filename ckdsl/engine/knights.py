@@ -206,9 +206,9 @@ def promote(game: Game, player: int, i: int) -> None:
 def _on_move(game: Game, player: int, option: Option) -> None:
     _, i, j = option
     pieces.move_knight(game, i, j)
-    game.state.knight_active[j] = False
     game.state.knight_flags[j] += ACTION
     game.log("move_knight", player, at=i, to=j)
+    _acted(game, player, j)
 
 
 def _on_displace(game: Game, player: int, option: Option) -> None:
@@ -219,9 +219,9 @@ def _on_displace(game: Game, player: int, option: Option) -> None:
     game.log("displace", player, at=i, to=j, victim=victim)
     level, active = pieces.remove_knight(game, j)
     pieces.move_knight(game, i, j)
-    game.state.knight_active[j] = False
     game.state.knight_flags[j] += ACTION
     displace_to_network(game, victim, level, active, j)
+    _acted(game, player, j)
 
 
 def displace_to_network(game: Game, owner: int, level: int, active: bool, was: int) -> None:
@@ -247,10 +247,17 @@ def _on_relocate(game: Game, player: int, option: Option) -> None:
 
 def _on_chase(game: Game, player: int, option: Option) -> None:
     i = option[1]
-    game.state.knight_active[i] = False
     game.state.knight_flags[i] += ACTION
     game.log("chase", player, at=i)
     game.push(RobberTask("robber", player))
+    _acted(game, player, i)
+
+
+def _acted(game: Game, player: int, knight: int) -> None:
+    """The rule set's `knight_acted` hook: whether the knight that acted stays active
+    (docs/rules.md, "Knights": in the base rules it is inactive after its last action of
+    the turn). It comes before what the action queued (the robber, a relocation)."""
+    game.run_hook("knight_acted", player, {"k": knight})
 
 
 DECISIONS = (Asked("relocate", _on_relocate, _relocate_options),)
