@@ -20,11 +20,19 @@ JsonPath = tuple[PathItem, ...]
 
 @dataclass(frozen=True, order=True)
 class Pos:
-    """A position in a file: 1-based line and column (columns count characters)."""
+    """A position in a file: 1-based line and column (columns count characters).
+
+    For a text value, also how the file writes it (its YAML style: ``|`` or ``>`` for a
+    block, a quote, or "" for plain; for a block, the indentation of its content), so a
+    position inside the text (a DSL error in an effect) maps back to the file without
+    reading the file again (``ckdsl.dsl.source.locate``). They do not take part in
+    comparisons: a position is its file, line and column."""
 
     file: str
     line: int = 0
     col: int = 0
+    style: str = field(default="", compare=False)
+    indent: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)

@@ -199,3 +199,20 @@ def test_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     path.write_bytes("\ufeffa: 1\n".encode())
     doc, problems = load_yaml(path)
     assert not problems and doc is not None and doc.data == {"a": 1}
+
+
+def test_a_text_value_carries_how_it_is_written() -> None:
+    """A DSL error inside an effect points into the file from what the loader recorded
+    (the value's style and a block's indentation), without reading the file again: this
+    file does not even exist."""
+    from ckdsl.dsl.source import locate
+
+    text = "a: |\n\n    gain 1 grain\n    gian 2 ore\nb: 'x y'\nc: x y\n"
+    doc, problems = parse_yaml(text, "nowhere/never.yaml")
+    assert not problems and doc is not None
+    block, quoted, plain = (doc.positions.value((k,)) for k in "abc")
+    assert (block.style, block.indent, quoted.style, plain.style) == ("|", 4, "'", "")
+    at = locate(block, 3, 1)  # `gian`: line 3 of the effect (its first line is blank)
+    assert (at.file, at.line, at.col) == ("nowhere/never.yaml", 4, 5)
+    assert (locate(quoted, 1, 3).line, locate(quoted, 1, 3).col) == (5, 7)
+    assert (locate(plain, 1, 3).line, locate(plain, 1, 3).col) == (6, 6)

@@ -167,17 +167,32 @@ class _Builder:
         self.empty = True
         self.documents = 0
         self.nodes = 0
+        self.lines: list[str] = []
 
     def pos(self, mark: _Mark | None) -> Pos:
         if mark is None:  # the parsers always mark their events: the start, to be safe
             return Pos(self.file, 1, 1)
         return Pos(self.file, mark.line + 1, mark.column + 1)
 
+    def text_pos(self, event: yaml.ScalarEvent) -> Pos:
+        """Where a value starts, and how it is written (``Pos.style``, ``Pos.indent``)."""
+        at = self.pos(event.start_mark)
+        style = event.style or ""
+        if style not in ("|", ">"):
+            return Pos(at.file, at.line, at.col, style)
+        # A block's content starts on the line after its indicator, indented alike.
+        first = at.line  # the index of the line after the indicator
+        while first < len(self.lines) and not self.lines[first].strip():
+            first += 1
+        body = self.lines[first] if first < len(self.lines) else ""
+        return Pos(at.file, at.line, at.col, style, len(body) - len(body.lstrip(" ")))
+
     def abort(self, mark: _Mark | None, message: str) -> _Abort:
         p = self.pos(mark)
         return _Abort(Diagnostic(self.file, p.line, p.col, message))
 
     def run(self, text: str) -> None:
+        self.lines = text.split("\n")
         try:
             for event in yaml.parse(text, Loader=_Parser):
                 self.on_event(event)
@@ -213,7 +228,7 @@ class _Builder:
         value = self.scalar_value(event)
         self.count(event, 1)
         path = self.child_path()
-        self.record(path, self.pos(event.start_mark))
+        self.record(path, self.text_pos(event))
         if event.anchor:
             n = len(self.order)
             self.anchors[event.anchor] = (value, path, n - 1, n, 1)
