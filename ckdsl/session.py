@@ -62,8 +62,17 @@ def load_rules(target: str) -> LoadedRules:
     Cached by resolved path, and served again only while every file it was read from (the
     variant, its ``extends`` chain, the rule folders and their listings) is unchanged: an
     edited variant is reloaded on the next call."""
+    _no_nul(target)
     path = base_rules_dir() if target == "base" else Path(target)
     return _RULES.get(str(path.resolve()), lambda: _load_rules(target))
+
+
+def _no_nul(target: str) -> None:
+    """A name with a NUL character names no file (the system refuses it outright): say so
+    as for any missing file, rather than fail inside the path functions."""
+    if "\0" in target:
+        shown = target.replace("\0", "\\0")
+        raise CkdslError([Diagnostic(shown, 0, 0, "no such file: a name cannot hold a NUL")])
 
 
 def _load_rules(target: str) -> tuple[LoadedRules, tuple[Stamp, ...]]:
@@ -78,6 +87,7 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
     """The map ``name`` (bundled name or file) and its topology; raises CkdslError.
 
     Cached by the map file's resolved path while the file is unchanged."""
+    _no_nul(name)
     path = board.map_path(name)
     return _BOARDS.get(str(path.resolve()), lambda: _load_board(path))
 

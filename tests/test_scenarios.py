@@ -208,3 +208,14 @@ def test_any_mutation_of_a_scenario_gives_an_outcome_not_an_exception(
     outcome = run_file(out)
     assert outcome.status in ("pass", "fail", "error")
     assert all(d.message for d in outcome.diagnostics)
+
+
+def test_a_rules_name_with_a_nul_is_an_error_outcome(tmp_path: Path) -> None:
+    """Found by the mutation runs' property test: a NUL in `rules:` is a missing file,
+    reported at the key, not a ValueError from the path functions."""
+    file = tmp_path / "nul.yaml"
+    file.write_text('name: x\nrules: "\\0"\nsteps:\n  - answer: roll\n', encoding="utf-8")
+    outcome = run_file(file)
+    assert outcome.status == "error"
+    assert "a name cannot hold a NUL" in outcome.diagnostics[0].format()
+    assert outcome.diagnostics[0].line == 2

@@ -109,10 +109,10 @@ class ChooseSpec:
     on_empty: int  # -1: the effect ends; else: jump to this instruction
     line: int
     col: int
-    # The same, compiled (``selection_code``, ``candidate_code``): the candidates, and
-    # whether there is one (None: the runtime runs ``source`` and ``where`` itself).
-    candidates: Fn | None = None
-    any_candidate: Fn | None = None
+    # The same as one function each (``selection_code``, ``candidate_code``: compiled to
+    # Python, or closures under ``closures_only``): the candidates, and whether there is one.
+    candidates: Fn
+    any_candidate: Fn
 
 
 @dataclass(frozen=True)

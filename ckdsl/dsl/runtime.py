@@ -31,8 +31,6 @@ from ckdsl.dsl.compiler import (
     Program,
     board_size,
     ends,
-    has_item,
-    selected_items,
 )
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.engine.allow import Env
@@ -289,10 +287,7 @@ def _drop(queue: list[Task], task: Task) -> None:
 
 def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Option, ...]:
     """The answers of a choice now: each candidate, then "done" (up to N) and "skip"."""
-    if spec.candidates is not None:
-        candidates = spec.candidates(env)
-    else:
-        candidates = selected_items(env, spec.source, spec.binder, spec.where)
+    candidates = spec.candidates(env)
     kind = spec.kind
     if kind in BOARD_IDS:  # numbers written out in the effect: only those on this board
         size = board_size(env, kind)
@@ -311,9 +306,7 @@ def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Opt
 def _has_candidate(env: Env, spec: ChooseSpec) -> bool:
     """Whether a choice has at least one candidate (stops at the first; the caller's
     environment is its own, so the candidate's name is left as it is)."""
-    if spec.any_candidate is not None:
-        return bool(spec.any_candidate(env))
-    return has_item(env, spec.source, spec.binder, spec.where)
+    return bool(spec.any_candidate(env))
 
 
 def effect_decision(game: Game, task: EffectTask, options: tuple[Option, ...]) -> Decision:

@@ -22,7 +22,7 @@ when first used. They need the ``sim`` extra: ``pip install "ckdsl[sim]"``.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
 
@@ -69,7 +69,9 @@ SIM_MODULES = ("pyarrow", "pandas", "numpy", "scipy", "statsmodels", "rich")
 """What the ``sim`` extra installs and running experiments needs (Dask apart)."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
+    # Type checkers see the exported names through the imports above, never through this
+    # function: it is only their lazy loading at run time.
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'ckdsl.sim' has no attribute '{name}'")

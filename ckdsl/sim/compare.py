@@ -47,12 +47,13 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Literal, SupportsFloat, SupportsIndex, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
+from ckdsl.jsondata import JsonValue, arr, obj
 from ckdsl.sim import stats
 from ckdsl.sim.stats import (
     ChiSquare,
@@ -182,17 +183,40 @@ def _f(value: float | None) -> float | None:
     return json_float(value)
 
 
-def _finite(value: Any) -> float | None:
+# What ``float()`` converts; numbers first, as they are the common case.
+_FLOATABLE = (
+    float,
+    int,
+    np.floating,
+    np.integer,
+    str,
+    bytes,
+    bytearray,
+    memoryview,
+    SupportsFloat,
+    SupportsIndex,
+)
+
+
+def _number(value: object) -> float:
+    """``float(value)`` of a cell of a results frame (whose cells pandas does not type);
+    TypeError or ValueError when it is not a number."""
+    if isinstance(value, _FLOATABLE):
+        return float(value)
+    raise TypeError(f"expected a number, found {type(value).__name__}")
+
+
+def _finite(value: object) -> float | None:
     if value is None:
         return None
     try:
-        number = float(value)
+        number = _number(value)
     except (TypeError, ValueError):
         return None
     return number if math.isfinite(number) else None
 
 
-def _as_list(value: Any) -> list[Any]:
+def _as_list(value: object) -> list[object]:
     """A list from a list, tuple, numpy array or pyarrow scalar; [] for None/NaN."""
     if value is None:
         return []
@@ -202,24 +226,26 @@ def _as_list(value: Any) -> list[Any]:
         return [value]
     if hasattr(value, "as_py"):
         return _as_list(value.as_py())
-    try:
-        return list(value)
-    except TypeError:
-        return [value]
+    if isinstance(value, Iterable):
+        try:
+            return list(value)
+        except TypeError:  # a zero-dimensional numpy array
+            pass
+    return [value]
 
 
-def _as_mapping(value: Any) -> dict[str, Any]:
+def _as_mapping(value: object) -> dict[str, object]:
     """A dict from a dict, a pyarrow map as pandas shows it (a list of (key, value) pairs or
     of {"key": .., "value": ..} dicts), or a JSON text; {} for None/NaN."""
     if isinstance(value, Mapping):
         return {str(k): v for k, v in value.items()}
     if isinstance(value, str):
         try:
-            loaded = json.loads(value)
+            loaded: JsonValue = json.loads(value)
         except ValueError:
             return {}
         return _as_mapping(loaded)
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for item in _as_list(value):
         if isinstance(item, Mapping) and "key" in item:
             out[str(item["key"])] = item.get("value")
@@ -524,13 +550,11 @@ def game_table(frame: pd.DataFrame, context: _Context) -> pd.DataFrame:
     finished = np.asarray([bool(x) for x in frame["finished"]], dtype=bool)
     winner = np.asarray([int(x) for x in frame["winner_seat"]], dtype=np.int64)
     winner = np.where(finished, winner, -1)
-    points = [[float(p) for p in _as_list(x)] for x in frame["points"]]
-    cols: dict[str, Any] = {
-        "seed_index": [int(x) for x in frame["seed_index"]],
-        "lineup": [str(x) for x in frame["lineup"]],
-        "rotation": [int(x) for x in frame["rotation"]],
-        "seed": [int(x) for x in frame["seed"]],
-    }
+    points = [[_number(p) for p in _as_list(x)] for x in frame["points"]]
+    seed_index = [int(x) for x in frame["seed_index"]]
+    rotation = [int(x) for x in frame["rotation"]]
+    seed = [int(x) for x in frame["seed"]]
+    cols: dict[str, Sequence[float | None] | npt.NDArray[np.float64]] = {}
     for s in range(context.seats):
         cols[f"win_seat_{s + 1}"] = (winner == s).astype(np.float64)
     cols["finished"] = finished.astype(np.float64)
@@ -616,15 +640,15 @@ def game_table(frame: pd.DataFrame, context: _Context) -> pd.DataFrame:
             maps = [_as_mapping(v) for v in frame[column]]
             for card in cards:
                 cols[f"{prefix}_{card}"] = [_finite(m.get(card, 0)) for m in maps]
-    cols["block"] = cols["seed_index"]
-    data = {
-        name: (values if name == "lineup" else np.asarray(values, dtype=np.float64))
-        for name, values in cols.items()
-        if name not in ("seed_index", "rotation", "seed", "block")
+    data: dict[str, list[str] | npt.NDArray[np.float64 | np.int64 | np.uint64]] = {
+        "lineup": [str(x) for x in frame["lineup"]]
     }
-    for name in ("seed_index", "rotation", "block"):
-        data[name] = np.asarray(cols[name], dtype=np.int64)
-    data["seed"] = np.asarray(cols["seed"], dtype=np.uint64)
+    for name, metric in cols.items():
+        data[name] = np.asarray(metric, dtype=np.float64)
+    data["seed_index"] = np.asarray(seed_index, dtype=np.int64)
+    data["rotation"] = np.asarray(rotation, dtype=np.int64)
+    data["block"] = np.asarray(seed_index, dtype=np.int64)
+    data["seed"] = np.asarray(seed, dtype=np.uint64)
     return pd.DataFrame(data)
 
 
@@ -792,7 +816,7 @@ class RuleSetSummary:
         }
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> JsonValue:
     """Plain, deterministic JSON data (floats rounded, mapping keys sorted)."""
     if isinstance(value, Mapping):
         return {str(k): _jsonable(value[k]) for k in sorted(value, key=str)}
@@ -818,8 +842,10 @@ def _digest(values: Iterable[int]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _values(table: pd.DataFrame, name: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[Any]]:
-    """The finite values of a metric and their blocks."""
+def _values(
+    table: pd.DataFrame, name: str
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """The finite values of a metric and their blocks (seed indices)."""
     column = table[name].to_numpy(dtype=np.float64, na_value=np.nan)
     keep = np.isfinite(column)
     return column[keep], table["block"].to_numpy()[keep]
@@ -1183,8 +1209,8 @@ def _paired_difference(
 
 
 def _seed_means(
-    values: npt.NDArray[np.float64], blocks: npt.NDArray[Any]
-) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64]]:
+    values: npt.NDArray[np.float64], blocks: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """The seeds with a value and the mean of their values (NaN skipped), by seed."""
     keep = np.isfinite(values)
     return np.unique(blocks[keep]), stats.block_means(values[keep], blocks[keep])
@@ -1347,6 +1373,10 @@ def verdict(variant: str, d: Difference, family_size: int) -> str:
     )
 
 
+_Design: TypeAlias = "tuple[bool, int, int, int, int]"
+"""How a variant met the base: paired, matched games and seeds, games of each left out."""
+
+
 def _compare_pair(
     base: str,
     variant: str,
@@ -1356,7 +1386,7 @@ def _compare_pair(
     level: float,
     method: MeanMethod,
     seed: int,
-) -> tuple[list[Difference], list[PairingRow], list[str], tuple[bool, int, int, int, int]]:
+) -> tuple[list[Difference], list[PairingRow], list[str], _Design]:
     rows_a, rows_b, left_a, left_b = paired_blocks(a, b)
     cautions: list[str] = []
     paired = len(rows_a) > 0
@@ -1403,7 +1433,7 @@ class StoppingRule:
     kind: Literal["fixed", "sprt"]
     seeds: int
     games: int
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, JsonValue] = field(default_factory=dict)
 
     def describe(self) -> str:
         played = f"{self.seeds} seeds ({self.games} games) per rule set"
@@ -1417,7 +1447,8 @@ class StoppingRule:
             f"in {d.get('batches')} batches"
         )
         tests = []
-        for test in d.get("tests", ()):
+        for item in arr(d.get("tests", [])):
+            test = obj(item)
             decision = {
                 "accept_h1": "H1 accepted",
                 "accept_h0": "H0 accepted",
@@ -1439,7 +1470,7 @@ class StoppingRule:
         }
 
 
-def _fmt_llr(value: Any) -> str:
+def _fmt_llr(value: JsonValue) -> str:
     number = _finite(value)
     return "n/a" if number is None else f"{number:+.3f}"
 
@@ -1586,7 +1617,7 @@ def compare(
                 label, ordered[label], tables[label], context, level, method, seed, store, edges
             )
         )
-    raw: list[tuple[str, list[Difference], list[PairingRow], list[str], tuple[Any, ...]]] = []
+    raw: list[tuple[str, list[Difference], list[PairingRow], list[str], _Design]] = []
     for variant in labels[1:]:
         if progress:
             progress(f"comparing {variant} with {base}")

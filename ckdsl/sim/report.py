@@ -26,7 +26,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from ckdsl.sim.compare import (
     Comparison,
@@ -38,7 +38,10 @@ from ckdsl.sim.compare import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 __all__ = [
     "Plot",
@@ -262,7 +265,8 @@ class Plot:
     figure: Figure
 
 
-def _style() -> Any:
+def _style() -> dict[RcKeyType, float | bool | str]:
+    """The rc parameters of every figure (``matplotlib.rc_context``)."""
     return {
         "font.size": 10,
         "axes.titlesize": 11,
@@ -279,7 +283,10 @@ def _colour(index: int) -> str:
     return COLOURS[index % len(COLOURS)]
 
 
-def _error_bars(values: Sequence[MetricSummary | None], scale: float = 1.0) -> Any:
+def _error_bars(
+    values: Sequence[MetricSummary | None], scale: float = 1.0
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The means and their error bars (``yerr``: the rows below and above), scaled."""
     import numpy as np
 
     means, lows, highs = [], [], []

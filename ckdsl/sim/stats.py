@@ -80,7 +80,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, SupportsFloat, TypedDict, TypeVar
+from typing import Literal, Protocol, SupportsFloat, TypedDict, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -200,7 +200,7 @@ def _pair(a: npt.ArrayLike, b: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
 class Interval:
     """A point estimate and a two-sided confidence interval at ``level``.
 
-    Any of the three numbers is None when it cannot be computed (no data, one observation).
+    A number that cannot be computed (no data, one observation) is None.
     ``method`` names how the interval was computed, e.g. ``"wilson"`` or ``"bootstrap-bca"``.
     """
 
@@ -478,12 +478,15 @@ def _bootstrap(
     return low, high, "bootstrap-percentile"
 
 
-def _mean(x: FloatArray, axis: int = -1) -> Any:
-    return np.mean(x, axis=axis)
+def _mean(x: FloatArray, axis: int = -1) -> FloatArray | np.float64:
+    """The means along ``axis`` (a scalar for one-dimensional ``x``): a bootstrap statistic."""
+    means: FloatArray | np.float64 = np.mean(x, axis=axis)
+    return means
 
 
-def _mean_difference(x: FloatArray, y: FloatArray, axis: int = -1) -> Any:
-    return np.mean(y, axis=axis) - np.mean(x, axis=axis)
+def _mean_difference(x: FloatArray, y: FloatArray, axis: int = -1) -> FloatArray | np.float64:
+    differences: FloatArray | np.float64 = np.mean(y, axis=axis) - np.mean(x, axis=axis)
+    return differences
 
 
 def _check_method(method: str, n_resamples: int) -> None:
@@ -493,6 +496,24 @@ def _check_method(method: str, n_resamples: int) -> None:
         raise ValueError("n_resamples must be positive")
 
 
+class _Bounds(Protocol):
+    """The confidence interval of a scipy t-test result."""
+
+    @property
+    def low(self) -> SupportsFloat: ...
+    @property
+    def high(self) -> SupportsFloat: ...
+
+
+class _TTest(Protocol):
+    """What this module uses of the results of ``scipy.stats.ttest_1samp`` and
+    ``ttest_rel`` (scipy has no type annotations): the p-value and the interval."""
+
+    @property
+    def pvalue(self) -> SupportsFloat: ...
+    def confidence_interval(self, confidence_level: float = 0.95) -> _Bounds: ...
+
+
 def _one_sample(
     x: FloatArray,
     level: float,
@@ -500,7 +521,7 @@ def _one_sample(
     seed: int,
     n_resamples: int,
     test: str,
-    run_test: Callable[[], Any],
+    run_test: Callable[[], _TTest],
 ) -> MeanResult:
     """Mean of ``x`` with a t or bootstrap interval; ``run_test()`` is the t-test of ``x``."""
     n = int(x.size)

@@ -31,16 +31,95 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ckdsl.sim.stats import ChiSquareJson, IntervalJson
 
 _T = TypeVar("_T")
 
 LEVEL = 0.95
 QUANTILES = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95)
 HISTOGRAM_BINS = 12
+
+
+class Histogram(TypedDict):
+    """Counts in bins: ``edges`` has one more entry than ``counts`` (both empty: no data)."""
+
+    edges: list[float | None]
+    counts: list[int]
+
+
+class _DistributionBase(TypedDict):
+    n: int
+    seeds: int
+    mean: IntervalJson | None
+    sd: float | None
+    min: float | None
+    max: float | None
+    quantiles: dict[str, float | None]
+
+
+class Distribution(_DistributionBase, total=False):
+    """A metric over games (:func:`distribution`): ``n`` games on ``seeds`` seeds, the mean
+    with its interval over seeds, the games' spread, ``quantiles`` keyed by the quantile
+    (``"0.5"``) and, when there is a game, a ``histogram``. Without games every number is
+    None and ``quantiles`` is empty."""
+
+    histogram: Histogram
+
+
+class Finished(TypedDict):
+    """The finished games and their share of all games (Wilson interval)."""
+
+    games: int
+    share: IntervalJson
+
+
+class SeatRow(TypedDict):
+    """A seat (1-based): the bots that held it, its wins over all games, its win rate."""
+
+    seat: int
+    bots: list[str]
+    wins: int
+    games: int
+    win_rate: IntervalJson
+
+
+class BotRow(TypedDict):
+    """A bot: the seats it held, its wins, its win rate per seat held."""
+
+    bot: str
+    seats_held: int
+    wins: int
+    win_rate: IntervalJson
+
+
+class _SeatBalance(TypedDict, total=False):
+    seat_balance: ChiSquareJson
+
+
+class _SummaryBase(TypedDict):
+    rules: list[str]
+    rules_hash: list[str]
+    games: int
+    seeds: int
+    players: int
+    finished: Finished
+    unfinished: int
+    seats: list[SeatRow]
+    bots: list[BotRow]
+    turns: Distribution
+    decisions: Distribution
+    winner_points: Distribution
+    loser_points: Distribution
+
+
+class Summary(_SummaryBase, _SeatBalance):
+    """One experiment's summary (:func:`summarize`), as JSON data. ``seat_balance`` (the χ²
+    test of the wins across seats) is there when the games have two seats or more."""
 
 
 def _as_list(value: Iterable[_T] | None) -> list[_T]:
@@ -57,7 +136,7 @@ def _nice_width(span: float, bins: int) -> float:
     return 10 * power  # pragma: no cover
 
 
-def histogram(values: Sequence[float], *, integers: bool = True) -> dict[str, Any]:
+def histogram(values: Sequence[float], *, integers: bool = True) -> Histogram:
     """Counts in bins of a round width (at least 1 for integer data): ``edges`` has one
     more entry than ``counts``; a bin holds its left edge, the last also its right."""
     from ckdsl.sim.stats import json_float
@@ -77,7 +156,7 @@ def histogram(values: Sequence[float], *, integers: bool = True) -> dict[str, An
     return {"edges": [json_float(e) for e in edges], "counts": counts}
 
 
-def distribution(values: Sequence[float], blocks: Sequence[int]) -> dict[str, Any]:
+def distribution(values: Sequence[float], blocks: Sequence[int]) -> Distribution:
     """A metric over games: its mean with a t interval over the per-block (per-seed)
     means, the games' spread, quantiles and histogram."""
     import numpy as np
@@ -85,15 +164,24 @@ def distribution(values: Sequence[float], blocks: Sequence[int]) -> dict[str, An
     from ckdsl.sim.stats import block_means, json_float, mean_interval
 
     data = np.asarray(values, dtype=np.float64)
-    out: dict[str, Any] = {"n": int(data.size), "seeds": len(set(blocks))}
+    n, seeds = int(data.size), len(set(blocks))
     if data.size == 0:
-        return {**out, "mean": None, "sd": None, "min": None, "max": None, "quantiles": {}}
+        return {
+            "n": n,
+            "seeds": seeds,
+            "mean": None,
+            "sd": None,
+            "min": None,
+            "max": None,
+            "quantiles": {},
+        }
     per_seed = block_means(data, np.asarray(blocks))
     mean = mean_interval(per_seed, LEVEL, "t")
     sd = float(np.std(data, ddof=1)) if data.size > 1 else None
     quantiles = np.quantile(data, QUANTILES)
     return {
-        **out,
+        "n": n,
+        "seeds": seeds,
         "mean": mean.interval.to_json(),
         "sd": json_float(sd),
         "min": json_float(float(data.min())),
@@ -105,7 +193,7 @@ def distribution(values: Sequence[float], blocks: Sequence[int]) -> dict[str, An
     }
 
 
-def summarize(df: pd.DataFrame) -> dict[str, Any]:
+def summarize(df: pd.DataFrame) -> Summary:
     """The summary of the games in ``df`` (rows of a results store), as JSON data."""
     from ckdsl.sim.stats import seat_balance, wilson
 
@@ -117,17 +205,8 @@ def summarize(df: pd.DataFrame) -> dict[str, Any]:
     seeds = [int(s) for s in frame["seed_index"]]
     players = max((len(b) for b in bots), default=0)
     finished = sum(w >= 0 for w in winners)
-    summary: dict[str, Any] = {
-        "rules": sorted({str(r) for r in frame["rules"]}),
-        "rules_hash": sorted({str(r) for r in frame["rules_hash"]}),
-        "games": n,
-        "seeds": len(set(seeds)),
-        "players": players,
-        "finished": {"games": finished, "share": wilson(finished, n, LEVEL).to_json()},
-        "unfinished": n - finished,
-    }
     seat_wins = [sum(w == s for w in winners) for s in range(players)]
-    summary["seats"] = [
+    seat_rows: list[SeatRow] = [
         {
             "seat": s + 1,
             "bots": sorted({b[s] for b in bots if s < len(b)}),
@@ -137,15 +216,16 @@ def summarize(df: pd.DataFrame) -> dict[str, Any]:
         }
         for s in range(players)
     ]
+    balance: _SeatBalance = {}
     if players >= 2:
-        summary["seat_balance"] = seat_balance(seat_wins, finished).to_json()
+        balance["seat_balance"] = seat_balance(seat_wins, finished).to_json()
     held: dict[str, int] = {}
     won: dict[str, int] = {}
     for seat_bots, w in zip(bots, winners, strict=True):
         for s, bot in enumerate(seat_bots):
             held[bot] = held.get(bot, 0) + 1
             won[bot] = won.get(bot, 0) + (w == s)
-    summary["bots"] = [
+    bot_rows: list[BotRow] = [
         {
             "bot": bot,
             "seats_held": held[bot],
@@ -154,9 +234,12 @@ def summarize(df: pd.DataFrame) -> dict[str, Any]:
         }
         for bot in sorted(held)
     ]
-    summary["turns"] = distribution([int(t) for t in frame["turns"]], seeds)
-    summary["decisions"] = distribution([int(d) for d in frame["decisions"]], seeds)
-    win_points, win_blocks, lose_points, lose_blocks = [], [], [], []
+    turns = distribution([int(t) for t in frame["turns"]], seeds)
+    decisions = distribution([int(d) for d in frame["decisions"]], seeds)
+    win_points: list[float] = []
+    lose_points: list[float] = []
+    win_blocks: list[int] = []
+    lose_blocks: list[int] = []
     for seed, w, pts in zip(seeds, winners, points, strict=True):
         if w < 0:
             continue
@@ -166,20 +249,33 @@ def summarize(df: pd.DataFrame) -> dict[str, Any]:
             if s != w:
                 lose_points.append(p)
                 lose_blocks.append(seed)
-    summary["winner_points"] = distribution(win_points, win_blocks)
-    summary["loser_points"] = distribution(lose_points, lose_blocks)
-    return summary
+    return {
+        "rules": sorted({str(r) for r in frame["rules"]}),
+        "rules_hash": sorted({str(r) for r in frame["rules_hash"]}),
+        "games": n,
+        "seeds": len(set(seeds)),
+        "players": players,
+        "finished": {"games": finished, "share": wilson(finished, n, LEVEL).to_json()},
+        "unfinished": n - finished,
+        "seats": seat_rows,
+        **balance,
+        "bots": bot_rows,
+        "turns": turns,
+        "decisions": decisions,
+        "winner_points": distribution(win_points, win_blocks),
+        "loser_points": distribution(lose_points, lose_blocks),
+    }
 
 
 # --- for a terminal ----------------------------------------------------------------------
 
 
-def _pct(interval: dict[str, Any]) -> str:
+def _pct(interval: IntervalJson) -> str:
     def show(v: float | None) -> str:
         return "n/a" if v is None else f"{100 * v:.1f}%"
 
-    if interval.get("low") is None:
-        return show(interval.get("estimate"))
+    if interval["low"] is None:
+        return show(interval["estimate"])
     return f"{show(interval['estimate'])} [{show(interval['low'])}, {show(interval['high'])}]"
 
 
@@ -187,14 +283,12 @@ def _num(v: float | None, digits: int = 1) -> str:
     return "n/a" if v is None else f"{v:.{digits}f}"
 
 
-def _line(name: str, d: dict[str, Any]) -> str:
-    if not d.get("n"):
-        return f"{name}: no games"
+def _line(name: str, d: Distribution) -> str:
     mean = d["mean"]
+    if not d["n"] or mean is None:  # a mean whenever there is a game
+        return f"{name}: no games"
     q = d["quantiles"]
-    interval = (
-        f" [{_num(mean['low'])}, {_num(mean['high'])}]" if mean.get("low") is not None else ""
-    )
+    interval = f" [{_num(mean['low'])}, {_num(mean['high'])}]" if mean["low"] is not None else ""
     return (
         f"{name}: mean {_num(mean['estimate'])}{interval}, median {_num(q['0.5'], 0)} "
         f"(quartiles {_num(q['0.25'], 0)}-{_num(q['0.75'], 0)}, "
@@ -202,11 +296,10 @@ def _line(name: str, d: dict[str, Any]) -> str:
     )
 
 
-def _bars(hist: dict[str, Any], width: int = 40) -> list[str]:
-    counts = hist.get("counts") or []
-    edges = hist.get("edges") or []
-    if not counts:
+def _bars(hist: Histogram | None, width: int = 40) -> list[str]:
+    if hist is None or not hist["counts"]:
         return []
+    counts, edges = hist["counts"], hist["edges"]
     top = max(counts)
     lines = []
     for k, count in enumerate(counts):
@@ -215,9 +308,9 @@ def _bars(hist: dict[str, Any], width: int = 40) -> list[str]:
     return lines
 
 
-def format_summary(summary: dict[str, Any]) -> str:
+def format_summary(summary: Summary) -> str:
     """The summary as text for a terminal (intervals: 95%; means: t over seeds)."""
-    if not summary.get("games"):
+    if not summary["games"]:
         return "no games"
     rules = ", ".join(summary["rules"])
     fin = summary["finished"]
@@ -234,7 +327,7 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"  seat {seat['seat']}  {who:<24} {seat['wins']:>6} wins  {_pct(seat['win_rate'])}"
         )
     balance = summary.get("seat_balance")
-    if balance is not None and balance.get("p") is not None:
+    if balance is not None and balance["p"] is not None:
         lines.append(
             f"  seat balance: chi2({balance['dof']}) = {_num(balance['statistic'], 2)}, "
             f"p = {balance['p']:.3g} (finished games)"
@@ -253,6 +346,6 @@ def format_summary(summary: dict[str, Any]) -> str:
         "  " + _line("losers' points", summary["loser_points"]),
         "",
         "Turns per game",
-        *_bars(summary["turns"].get("histogram", {})),
+        *_bars(summary["turns"].get("histogram")),
     ]
     return "\n".join(lines)
