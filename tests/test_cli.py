@@ -44,8 +44,10 @@ def test_validate_reports_every_fault_with_a_position(
     result = runner.invoke(cli, ["validate", str(folder)])
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
+    pieces = (folder / "pieces.yaml").read_text(encoding="utf-8")
+    line = pieces[: pieces.index("oar: 3")].count("\n") + 1
     assert lines[0].endswith(
-        "pieces.yaml:16:22: unknown resource or commodity 'oar' (did you mean 'ore'?) "
+        f"pieces.yaml:{line}:22: unknown resource or commodity 'oar' (did you mean 'ore'?) "
         "[$.pieces.city.cost.oar]"
     )
     text = (folder / "progress.yaml").read_text(encoding="utf-8")

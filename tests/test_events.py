@@ -342,8 +342,10 @@ def test_a_translation_naming_a_field_its_event_lacks(
     folder = locales_copy({"fr.yaml": [("sur la tuile {tile}", "sur la tuile {tuile}")]})
     ((kind, line),) = findings(base, folder, "fr")
     assert kind == "placeholder"
+    text = (folder / "fr.yaml").read_text(encoding="utf-8")
+    at = text[: text.index("{tuile}")].count("\n") + 1
     assert line == (
-        "fr.yaml:257:15: {tuile}: the event 'robber' has no such field (it fills "
+        f"fr.yaml:{at}:15: {{tuile}}: the event 'robber' has no such field (it fills "
         "{player, tile}) [$.messages.log_robber]"
     )
 
