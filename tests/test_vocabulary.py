@@ -1339,7 +1339,7 @@ def runs() -> Iterator[Any]:
             yield pytest.param(k, mode, marks=marks, id=f"{'+'.join(c.words[:2])}-{mode}")
 
 
-@pytest.mark.parametrize(("k", "mode"), runs())
+@pytest.mark.parametrize(("k", "mode"), list(runs()))
 def test_word(rules: dict[str, str], k: int, mode: str) -> None:
     c = CASES[k]
     game = new_game(rules[mode], c.position, mode)
