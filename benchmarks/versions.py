@@ -1,13 +1,16 @@
 """Decisions per second of this working tree against an earlier commit, side by side.
 
-    python benchmarks/versions.py [--against REV] [--rounds 7] [--games 20] [--seed S]
+    python benchmarks/versions.py [--against REV] [--rounds 40] [--games 2] [--seed S] [--cpu]
 
 A change to the engine must not slow it down unnoticed, and these machines are too noisy
-for two runs made minutes apart to be compared. So the earlier commit (``--against``,
-default ``HEAD``: the last commit, against the uncommitted work) is exported to a
-temporary folder, and the two trees play the same random-bot games in alternating rounds
-(each round in a fresh process per tree, the order flipped every round). The report is
-the median of the per-round ratios of decisions per second, with the lowest and highest.
+for two runs made minutes apart to be compared: other guests of the virtual machine take
+whole seconds of it at random. So the earlier commit (``--against``, default ``HEAD``: the
+last commit, against the uncommitted work) is exported to a temporary folder, one
+persistent worker process per tree loads its package (and compiles the rules) once, and
+the two play the same random-bot games in small alternating blocks (``--games`` games
+each, the order flipped every round), so that a slow spell of the machine falls on both
+alike. The report is the median of the per-round ratios of decisions per second (with
+the lowest and highest) and the ratio of the totals.
 """
 
 from __future__ import annotations
@@ -23,21 +26,25 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-MEASURE = """
+# A worker: reads "first_seed games" lines, plays those games, answers with a JSON line.
+WORKER = """
 import json, sys, time
 from ckdsl.bots import RandomBot
 from ckdsl.session import GameSetup, play, start
-games, seed = int(sys.argv[1]), int(sys.argv[2])
-start(GameSetup(seed=0))  # rules loaded and compiled before the clock starts
-decisions, elapsed = 0, 0.0
-for k in range(games):
-    game = start(GameSetup(seed=seed + k), log=False)
-    bots = [RandomBot(seed + k * 10 + p) for p in range(4)]
-    began = time.perf_counter()
-    play(game, bots)
-    elapsed += time.perf_counter() - began
-    decisions += len(game.history)
-print(json.dumps({"decisions": decisions, "seconds": elapsed}))
+clock = time.process_time if sys.argv[1] == "cpu" else time.perf_counter
+start(GameSetup(seed=0))  # rules loaded and compiled before any clock starts
+print("ready", flush=True)
+for line in sys.stdin:
+    seed, games = map(int, line.split())
+    decisions, elapsed = 0, 0.0
+    for k in range(games):
+        game = start(GameSetup(seed=seed + k), log=False)
+        bots = [RandomBot(seed + k * 10 + p) for p in range(4)]
+        began = clock()
+        play(game, bots)
+        elapsed += clock() - began
+        decisions += len(game.history)
+    print(json.dumps({"decisions": decisions, "seconds": elapsed}), flush=True)
 """
 
 
@@ -50,48 +57,82 @@ def export(rev: str, into: Path) -> Path:
     return into / "tree"
 
 
-def measure(tree: Path, games: int, seed: int) -> float:
-    """Decisions per second of ``games`` random games played with the package in ``tree``."""
-    out = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(games), str(seed)],
-        cwd=tree,
-        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result = json.loads(out.stdout)
-    return float(result["decisions"] / result["seconds"])
+class Worker:
+    """A process playing games with the package in ``tree``, kept for the whole run."""
+
+    def __init__(self, tree: Path, clock: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", WORKER, clock],
+            cwd=tree,
+            env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        if self._line() != "ready":
+            raise RuntimeError(f"the worker of {tree} did not start")
+
+    def _line(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("a worker stopped (see its error above)")
+        return line.strip()
+
+    def play(self, seed: int, games: int) -> tuple[int, float]:
+        """Decisions and seconds of ``games`` games from ``seed`` on."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{seed} {games}\n")
+        self.process.stdin.flush()
+        result = json.loads(self._line())
+        return int(result["decisions"]), float(result["seconds"])
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", default="HEAD", help="the earlier commit (default HEAD)")
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--games", type=int, default=20, help="games per tree per round")
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--games", type=int, default=2, help="games per tree per round")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time each tree by its process's CPU time instead of the wall clock",
+    )
     args = parser.parse_args()
+    clock = "cpu" if args.cpu else "wall"
     with tempfile.TemporaryDirectory() as tmp:
-        before = export(args.against, Path(tmp))
-        ratios, now_rates, then_rates = [], [], []
-        for r in range(args.rounds):
-            order = [("now", REPO), ("then", before)]
-            if r % 2:
-                order.reverse()
-            rates = {name: measure(tree, args.games, args.seed + r * 1000) for name, tree in order}
-            now_rates.append(rates["now"])
-            then_rates.append(rates["then"])
-            ratios.append(rates["now"] / rates["then"])
-            print(
-                f"round {r + 1}: this tree {rates['now']:,.0f} decisions/s, "
-                f"{args.against} {rates['then']:,.0f}, ratio {ratios[-1]:.3f}",
-                file=sys.stderr,
-            )
+        workers = {
+            "now": Worker(REPO, clock),
+            "then": Worker(export(args.against, Path(tmp)), clock),
+        }
+        try:
+            ratios: list[float] = []
+            totals = {name: [0, 0.0] for name in workers}
+            for r in range(args.rounds):
+                order = ["now", "then"] if r % 2 == 0 else ["then", "now"]
+                rates = {}
+                for name in order:
+                    decisions, seconds = workers[name].play(args.seed + r * 1000, args.games)
+                    totals[name][0] += decisions
+                    totals[name][1] += seconds
+                    rates[name] = decisions / seconds
+                ratios.append(rates["now"] / rates["then"])
+                print(f"round {r + 1}: ratio {ratios[-1]:.3f}", file=sys.stderr)
+        finally:
+            for worker in workers.values():
+                worker.close()
+    now, then = (totals[n][0] / totals[n][1] for n in ("now", "then"))
     print(
         f"this tree vs {args.against}: median ratio {statistics.median(ratios):.3f} "
-        f"(min {min(ratios):.3f}, max {max(ratios):.3f}, {args.rounds} rounds of "
-        f"{args.games} games); decisions/s median {statistics.median(now_rates):,.0f} vs "
-        f"{statistics.median(then_rates):,.0f}"
+        f"(min {min(ratios):.3f}, max {max(ratios):.3f}; ratio of the totals {now / then:.3f}; "
+        f"{args.rounds} rounds of {args.games} games per tree, {clock} clock); "
+        f"decisions/s {now:,.0f} vs {then:,.0f}"
     )
 
 
