@@ -336,7 +336,7 @@ def _counter_of(env: Env, counter: str, p: int) -> int:
     "add",
     (Param("amount", INT),),
     "add that many to a counter (mine, or `for` p's, if it counts per player; a negative "
-    "amount takes away)",
+    "amount, in parentheses, takes away: `add (-1) to c`)",
     clauses={"to": Param("counter", COUNTER), "for": Param("player", PLAYER, True)},
     example="add 1 to hired",
 )
