@@ -28,15 +28,15 @@ from ckdsl.commands.common import (
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
 from ckdsl.diagnostics import CkdslError, Diagnostic
-from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n.catalog import LANGUAGES, REFERENCE, all_languages, load_catalog
-from ckdsl.l10n.check import check_languages
-from ckdsl.rules.ruleset import RuleSet
-from ckdsl.rules.schemas import SCHEMA_KINDS, load_schema
-from ckdsl.validate import validate_paths
+from ckdsl.paths import SCHEMA_KINDS
+
+# What a command needs is imported when it runs: `ckdsl --help`, and every command, then
+# pays only for what it uses (the DSL compiler, jsonschema and Lark take most of a start).
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
+    from ckdsl.rules.ruleset import RuleSet
 
 _F = TypeVar("_F", bound=Callable[..., object])
 
@@ -71,6 +71,8 @@ class _Group(click.Group):
 
 
 def _load_rules(rules: Path | None) -> RuleSet:
+    from ckdsl.dsl.program import load_ruleset
+
     ruleset, problems = load_ruleset(rules)
     if ruleset is None:
         _fail(problems)
@@ -140,6 +142,7 @@ def validate(paths: tuple[Path, ...], rules: Path | None, as_json: bool) -> None
     (checked against --rules) or a folder of those.
     """
     from ckdsl.reports.checks import checked_lines, error_count, validation_json
+    from ckdsl.validate import validate_paths
 
     report = validate_paths(list(paths), rules)
     if as_json:
@@ -165,6 +168,8 @@ def validate(paths: tuple[Path, ...], rules: Path | None, as_json: bool) -> None
 )
 def schema(kind: str) -> None:
     """Print a JSON Schema (draft-07) for editors and other tools."""
+    from ckdsl.rules.schemas import load_schema
+
     click.echo(json.dumps(load_schema(kind), indent=2, ensure_ascii=False))
 
 
@@ -253,6 +258,8 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
 
     ruleset = _load_rules(rules)
     languages = chosen_languages(langs, LANGUAGES)
+    from ckdsl.l10n.check import check_languages
+
     findings = check_languages(ruleset, languages)
     if as_json:
         _echo_json(l10n_json(findings, languages))

@@ -34,6 +34,10 @@ def locales_dir() -> Path:
     return rules_dir() / "locales"
 
 
+SCHEMA_KINDS = ("rules", "variant", "locale", "map", "scenario")
+"""The kinds of file that have a JSON Schema (``rules/schema/<kind>.schema.json``)."""
+
+
 def schema_file(kind: str) -> Path:
     return rules_dir() / "schema" / f"{kind}.schema.json"
 

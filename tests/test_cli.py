@@ -221,14 +221,27 @@ def test_python_dash_m_and_console_script_work_outside_the_repo(tmp_path: Path) 
 def test_internal_errors_are_one_line_not_a_traceback(
     runner: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ckdsl.cli
+    import ckdsl.validate
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(ckdsl.cli, "validate_paths", boom)
+    monkeypatch.setattr(ckdsl.validate, "validate_paths", boom)  # imported when it runs
     monkeypatch.delenv("CKDSL_DEBUG", raising=False)
     result = runner.invoke(cli, ["validate"])
     assert result.exit_code == 3
     assert "internal error: RuntimeError: simulated bug" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_command_line_starts_without_the_heavy_modules() -> None:
+    """`ckdsl --help` (and every command before it runs) loads neither the DSL compiler
+    nor jsonschema nor Lark: a command imports what it uses when it runs (issue 13: the
+    start-up must not dominate)."""
+    import subprocess
+    import sys
+
+    heavy = ["ckdsl.dsl.compiler", "jsonschema", "lark", "ckdsl.engine.game", "pandas"]
+    code = f"import sys, ckdsl.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -14,6 +14,7 @@ import copy
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import CkdslError, Diagnostic
@@ -22,9 +23,10 @@ from ckdsl.l10n import plural
 from ckdsl.l10n.translit import to_latin_data
 from ckdsl.paths import locales_dir
 from ckdsl.rules.positions import Positions
-from ckdsl.rules.ruleset import RuleSet
-from ckdsl.rules.schemas import validate
 from ckdsl.rules.yamlload import load_yaml
+
+if TYPE_CHECKING:
+    from ckdsl.rules.ruleset import RuleSet
 
 LANGUAGES = ("en", "fr", "it", "pl", "pt", "sr")
 """Languages with a locale file of their own."""
@@ -54,6 +56,8 @@ def locale_path(language: str, folder: Path | None = None) -> Path:
 
 def load_locale_file(path: Path) -> tuple[LocaleFile | None, list[Diagnostic]]:
     """Read and schema-check one locale file; its language must match its name."""
+    from ckdsl.rules.schemas import validate  # jsonschema: only once a locale is read
+
     doc, problems = load_yaml(path)
     if doc is None:
         return None, problems

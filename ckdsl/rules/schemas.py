@@ -20,10 +20,11 @@ from jsonschema.exceptions import ValidationError
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.jsondata import JsonObject, JsonValue
+from ckdsl.paths import SCHEMA_KINDS as PATHS_SCHEMA_KINDS
 from ckdsl.paths import schema_file
 from ckdsl.rules.positions import Positions
 
-SCHEMA_KINDS = ("rules", "variant", "locale", "map", "scenario")
+SCHEMA_KINDS = PATHS_SCHEMA_KINDS  # the kinds of file that have a schema
 
 _TYPE_NAMES = {
     "integer": "a whole number",
