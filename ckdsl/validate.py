@@ -59,11 +59,12 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
     report = Report()
     if not paths:
         paths = [base_rules_dir(), *(locale_path(lang) for lang in LANGUAGES)]
+    loaded: Loaded = {}  # each rule set is loaded once, be it checked or a reference
     reference: list[RuleSet | None] = []
 
     def reference_rules() -> RuleSet | None:
         if not reference:
-            ruleset, problems = load_ruleset(rules)
+            ruleset, problems = _load(rules if rules is not None else base_rules_dir(), loaded)
             if ruleset is None:
                 report.diagnostics.extend(problems)
             reference.append(ruleset)
@@ -71,11 +72,26 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
 
     seen: set[Path] = set()
     for path in paths:
-        _validate_one(path, report, reference_rules, seen)
+        _validate_one(path, report, reference_rules, seen, loaded)
     return report
 
 
-def _validate_one(path: Path, report: Report, reference: Reference, seen: set[Path]) -> None:
+Loaded = dict[Path, tuple["RuleSet | None", list[Diagnostic]]]
+"""The rule sets loaded in one validation, by resolved path."""
+
+
+def _load(path: Path, loaded: Loaded) -> tuple[RuleSet | None, list[Diagnostic]]:
+    """The rule set or variant at ``path``, loaded once per validation."""
+    key = path.resolve()
+    if key not in loaded:
+        loaded[key] = load_ruleset(None if key == base_rules_dir().resolve() else path)
+    ruleset, problems = loaded[key]
+    return ruleset, list(problems)
+
+
+def _validate_one(
+    path: Path, report: Report, reference: Reference, seen: set[Path], loaded: Loaded
+) -> None:
     resolved = path.resolve()
     if resolved in seen:
         return
@@ -94,21 +110,21 @@ def _validate_one(path: Path, report: Report, reference: Reference, seen: set[Pa
                     Diagnostic(str(path), 0, 0, "this folder holds no YAML files")
                 )
             for sub in subfolders:
-                _validate_one(sub, report, reference, seen)
+                _validate_one(sub, report, reference, seen, loaded)
             return
         if "rules" in {_kind(f) for f in yaml_files}:
-            _validate_ruleset(path, report, "rule set")
+            _validate_ruleset(path, report, "rule set", loaded)
             return
         for file in yaml_files:  # variants or locales, each on its own
-            _validate_one(file, report, reference, seen)
+            _validate_one(file, report, reference, seen, loaded)
         return
     kind = _kind(path)
     if kind == "variant":
-        _validate_ruleset(path, report, "variant")
+        _validate_ruleset(path, report, "variant", loaded)
     elif kind == "locale":
         _validate_locale(path, report, reference)
     elif kind == "rules":
-        _validate_one(path.parent, report, reference, seen)
+        _validate_one(path.parent, report, reference, seen, loaded)
     elif kind == "map":
         _validate_map(path, report, reference)
     else:
@@ -144,8 +160,8 @@ def _kind(path: Path) -> str:
     return "unknown"
 
 
-def _validate_ruleset(path: Path, report: Report, kind: str) -> None:
-    ruleset, problems = load_ruleset(path)
+def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> None:
+    ruleset, problems = _load(path, loaded)
     if ruleset is not None:
         problems += inline_unknown_ids(ruleset)
     report.diagnostics.extend(problems)

@@ -99,6 +99,22 @@ def test_a_file_added_to_a_rule_folder_is_seen(rules_copy: Callable[..., Path]) 
     assert load_rules(str(folder)).compiled.param("points_to_win") == 13
 
 
+def test_an_edited_locale_is_reloaded(tmp_path: Path) -> None:
+    """Locale files are read once while unchanged (validate compares every language with
+    English), and read again once edited."""
+    from ckdsl.l10n.catalog import load_locale_file
+
+    file = tmp_path / "en.yaml"
+    shutil.copy(rules_dir() / "locales" / "en.yaml", file)
+    first, _ = load_locale_file(file)
+    again, _ = load_locale_file(file)
+    assert first is not None and again is first
+    text = file.read_text(encoding="utf-8")
+    _write(file, text.replace("language: en", "language: fr", 1))
+    edited, problems = load_locale_file(file)
+    assert edited is not first and any("must agree" in p.message for p in problems)
+
+
 def test_an_edited_map_is_reloaded(tmp_path: Path) -> None:
     map_file = tmp_path / "board.yaml"
     shutil.copy(rules_dir() / "maps" / "standard.yaml", map_file)

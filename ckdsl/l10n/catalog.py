@@ -24,6 +24,7 @@ from ckdsl.l10n.translit import to_latin_data
 from ckdsl.paths import locales_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.yamlload import load_yaml
+from ckdsl.stamps import Stamp, StampedCache
 
 if TYPE_CHECKING:
     from ckdsl.rules.ruleset import RuleSet
@@ -54,8 +55,29 @@ def locale_path(language: str, folder: Path | None = None) -> Path:
     return (folder or locales_dir()) / f"{language}.yaml"
 
 
+_LOCALE_FILES: StampedCache[str, tuple[LocaleFile | None, tuple[Diagnostic, ...]]]
+_LOCALE_FILES = StampedCache(maxsize=32)
+
+
 def load_locale_file(path: Path) -> tuple[LocaleFile | None, list[Diagnostic]]:
-    """Read and schema-check one locale file; its language must match its name."""
+    """Read and schema-check one locale file; its language must match its name.
+
+    Read once while the file is unchanged (``ckdsl validate`` and ``l10n check`` compare
+    every language with English): the locale is shared, not to be changed by the caller
+    (``language_data`` copies it before merging a variant's names)."""
+    locale, problems = _LOCALE_FILES.get(str(path.resolve()), lambda: _read_locale(path))
+    return locale, list(problems)
+
+
+def _read_locale(
+    path: Path,
+) -> tuple[tuple[LocaleFile | None, tuple[Diagnostic, ...]], tuple[Stamp, ...]]:
+    stamp = Stamp.of(path)  # before reading: an edit while reading fails the next check
+    locale, problems = _parse_locale(path)
+    return (locale, tuple(problems)), (stamp,)
+
+
+def _parse_locale(path: Path) -> tuple[LocaleFile | None, list[Diagnostic]]:
     from ckdsl.rules.schemas import validate  # jsonschema: only once a locale is read
 
     doc, problems = load_yaml(path)
