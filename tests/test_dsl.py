@@ -473,3 +473,29 @@ def test_an_effect_asking_for_what_the_board_lacks_ends_with_a_reason(tmp_path: 
     )
     outcome = run_file(scenario)
     assert outcome.status == "pass", outcome.to_json()
+
+
+def test_the_grammar_is_cached_where_it_can_be(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parser Lark builds is kept in the user's cache folder and parses alike when
+    loaded from it; with no writable folder, or CKDSL_NO_CACHE, nothing is cached."""
+    from ckdsl.dsl import parser
+
+    text = "for p in opponents where count(cities(p)) > 1:\n    take 1 ore from p"
+    plain = repr(parser.parse(text))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("CKDSL_NO_CACHE", raising=False)
+    for _ in range(2):  # the first builds and saves it, the second loads it
+        parser._lark.cache_clear()
+        assert repr(parser.parse(text)) == plain
+    assert [p.name for p in (tmp_path / "ckdsl").iterdir()] == [
+        Path(str(parser.grammar_cache())).name
+    ]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    assert parser.grammar_cache() is False
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("CKDSL_NO_CACHE", "1")
+    assert parser.grammar_cache() is False
+    parser._lark.cache_clear()
