@@ -303,12 +303,6 @@ def choice_options(env: Env, spec: ChooseSpec, frame: Frame | None) -> tuple[Opt
     return tuple(options)
 
 
-def _has_candidate(env: Env, spec: ChooseSpec) -> bool:
-    """Whether a choice has at least one candidate (stops at the first; the caller's
-    environment is its own, so the candidate's name is left as it is)."""
-    return bool(spec.any_candidate(env))
-
-
 def effect_decision(game: Game, task: EffectTask, options: tuple[Option, ...]) -> Decision:
     frame = task.frame
     program = _program(game, frame)
@@ -378,7 +372,7 @@ def refusal(game: Game, player: int, opening: tuple[tuple[Any, ...], ...]) -> st
                     return ins[2] or "what it needs is not there"
             else:  # the first choice
                 spec = ins[1]
-                if spec.on_empty == -1 and not _has_candidate(env, spec):
+                if spec.on_empty == -1 and not spec.any_candidate(env):
                     return f"there is no {spec.kind} to choose"
     except EffectFailure as failure:
         return str(failure)

@@ -464,7 +464,12 @@ def tables() -> Tables:
 def build_tables(systems: tuple[ModuleType, ...]) -> Tables:
     """The tables of ``systems``; a decision kind, answer or task registered twice is an
     error (two parts would both claim it, and one would silently lose)."""
-    built = Tables({"main": _on_main}, {}, {}, {}, (), {})
+    handlers: dict[str, Handler] = {"main": _on_main}
+    task_options: dict[str, TaskOptions] = {}
+    auto_tasks: dict[str, AutoTask] = {}
+    main_verbs: dict[str, Handler] = {}
+    forms: dict[str, str] = {}
+    main_options: list[MainOptions] = []
     owners: dict[tuple[str, str], str] = {("decision", "main"): __name__}
 
     def claim(table: str, name: str, system: ModuleType) -> None:
@@ -474,28 +479,26 @@ def build_tables(systems: tuple[ModuleType, ...]) -> Tables:
                              f"{system.__name__}")  # fmt: skip
         owners[table, name] = system.__name__
 
-    main_options: list[MainOptions] = []
     for system in systems:
         asked: tuple[Asked, ...] = getattr(system, "DECISIONS", ())
         for decision in asked:
             claim("decision", decision.kind, system)
-            built.handlers[decision.kind] = decision.handler
+            handlers[decision.kind] = decision.handler
             if decision.options is not None:
                 claim("task", decision.kind, system)
-                built.task_options[decision.kind] = decision.options
+                task_options[decision.kind] = decision.options
         verbs: tuple[Verb, ...] = getattr(system, "VERBS", ())
         for verb in verbs:
             claim("answer", verb.name, system)
-            built.forms[verb.name] = verb.form
+            forms[verb.name] = verb.form
             if verb.main is not None:
-                built.main_verbs[verb.name] = verb.main
+                main_verbs[verb.name] = verb.main
         for kind, options in getattr(system, "TASK_OPTIONS", {}).items():
             claim("task", kind, system)
-            built.task_options[kind] = options
+            task_options[kind] = options
         for kind, run in getattr(system, "AUTO_TASKS", {}).items():
             claim("task", kind, system)
-            built.auto_tasks[kind] = run
+            auto_tasks[kind] = run
         if hasattr(system, "main_options"):
             main_options.append(system.main_options)
-    return Tables(built.handlers, built.task_options, built.auto_tasks, built.main_verbs,
-                  tuple(main_options), built.forms)  # fmt: skip
+    return Tables(handlers, task_options, auto_tasks, main_verbs, tuple(main_options), forms)

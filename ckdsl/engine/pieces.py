@@ -246,7 +246,7 @@ def _harbor(game: Game, player: int, i: int) -> None:
         rate = rules.number("generic_harbor_rate")
         me.harbor_rates = [min(r, rate) for r in me.harbor_rates]
     else:
-        g = game.rules.good_index[kind]
+        g = rules.good_index[kind]
         me.harbor_rates[g] = min(me.harbor_rates[g], rules.number("special_harbor_rate"))
     refresh_rates(game, player)
 
