@@ -90,8 +90,9 @@ _json_option = json_option
 
 
 def _echo_lines(lines: Sequence[str], err: bool = False) -> None:
-    for line in lines:
-        click.echo(line, err=err)
+    """Each line, as ``click.echo`` writes it, in one write (a game's log has thousands)."""
+    if lines:
+        click.echo("\n".join(lines), err=err)
 
 
 def _echo_json(data: object, indent: int | None = 2) -> None:

@@ -8,6 +8,7 @@ rest of the package never guesses.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -44,3 +45,26 @@ def schema_file(kind: str) -> Path:
 
 def grammars_dir() -> Path:
     return data_root() / "grammars"
+
+
+def package_dir() -> Path:
+    """The folder of the ``ckdsl`` package itself (its source files)."""
+    return _PACKAGE
+
+
+def cache_dir() -> Path | None:
+    """The folder ckdsl keeps its caches in (the parser Lark builds, the rule sets, maps
+    and locales loaded: ``ckdsl.rules.disk``): ``$XDG_CACHE_HOME/ckdsl``, else
+    ``~/.cache/ckdsl``, made if missing. None, and nothing is cached, when
+    ``CKDSL_NO_CACHE`` is set or the folder cannot be made or written."""
+    if os.environ.get("CKDSL_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "ckdsl"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):
+        return None
+    return folder

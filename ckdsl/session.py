@@ -18,7 +18,8 @@ from typing import TypedDict
 from ckdsl import board
 from ckdsl.bots import Bot
 from ckdsl.diagnostics import CkdslError, Diagnostic
-from ckdsl.dsl.program import compile_programs, load_ruleset
+from ckdsl.dsl.compiler import to_python
+from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
 from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
@@ -26,6 +27,7 @@ from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
 from ckdsl.jsondata import text as as_text
 from ckdsl.paths import base_rules_dir
+from ckdsl.rules import disk
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
 
@@ -76,11 +78,25 @@ def _no_nul(target: str) -> None:
 
 
 def _load_rules(target: str) -> tuple[LoadedRules, tuple[Stamp, ...]]:
+    """Loaded from the cache on disk if none of its files changed (``ckdsl.rules.disk``),
+    else loaded, checked, compiled and stored there (only a rule set without errors)."""
+    path = base_rules_dir() if target == "base" else Path(target)
+    key = f"{path.resolve()}\0python={to_python()}"
+    found = disk.load("rules", key)
+    if found is not None and isinstance(found[0], tuple) and len(found[0]) == 2:
+        (cached, programs), stamps = found
+        if isinstance(cached, RuleSet) and isinstance(programs, Programs):
+            cached.sources = stamps
+            return LoadedRules(cached, compile_rules(cached, programs)), stamps
     ruleset, problems = load_ruleset(None if target == "base" else target)
     errors = [p for p in problems if p.severity == "error"]
     if ruleset is None or errors:
         raise CkdslError(errors or problems)
-    return LoadedRules(ruleset, compile_rules(ruleset, compile_programs(ruleset))), ruleset.sources
+    programs = compile_programs(ruleset)
+    # The rule set and its programs (the compiled rules are made from them again: a
+    # millisecond, and a native build of the engine's classes cannot be unpickled).
+    disk.store("rules", key, ruleset.sources, (ruleset, programs))
+    return LoadedRules(ruleset, compile_rules(ruleset, programs)), ruleset.sources
 
 
 def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
@@ -93,12 +109,20 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
 
 
 def _load_board(path: Path) -> tuple[tuple[board.MapSpec, board.Topology], tuple[Stamp, ...]]:
+    """Loaded from the cache on disk while the map file is unchanged, else read, checked
+    and stored there (only a map without errors)."""
+    key = str(path.resolve())
+    found = disk.load("board", key)
+    if found is not None and isinstance(found[0], tuple):
+        return found
     stamp = Stamp.of(path)  # before reading: an edit while reading fails the next check
     spec, problems = board.load_map(path)
     errors = [p for p in problems if p.severity == "error"]
     if spec is None or errors:
         raise CkdslError(errors or problems)
-    return (spec, board.topology_for(spec)), (stamp,)
+    loaded = (spec, board.topology_for(spec))
+    disk.store("board", key, (stamp,), loaded)
+    return loaded, (stamp,)
 
 
 def start(setup: GameSetup, *, log: bool = True) -> Game:

@@ -16,7 +16,6 @@ next check fail and reload, never serve stale data.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -52,7 +51,7 @@ class Stamp:
             return cls(str(resolved), -1, -1)
         digest = None
         if st.st_mtime_ns >= time.time_ns() - RACY_NS:
-            digest = _digest(resolved)
+            digest = content_digest(resolved)
         return cls(str(resolved), st.st_mtime_ns, st.st_size, digest)
 
     def current(self) -> bool:
@@ -64,11 +63,13 @@ class Stamp:
             return self.mtime_ns == -1
         if (st.st_mtime_ns, st.st_size) != (self.mtime_ns, self.size):
             return False
-        return self.digest is None or _digest(path) == self.digest
+        return self.digest is None or content_digest(path) == self.digest
 
 
-def _digest(path: Path) -> str | None:
+def content_digest(path: Path) -> str | None:
     """The sha256 of a file's bytes, or of a folder's sorted listing; None if unreadable."""
+    import hashlib  # OpenSSL: only when a digest is wanted
+
     try:
         if path.is_dir():
             data = "\n".join(sorted(os.listdir(path))).encode("utf-8", "surrogateescape")

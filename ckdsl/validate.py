@@ -20,7 +20,7 @@ from ckdsl.l10n.check import inline_unknown_ids, unknown_ids
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
-from ckdsl.rules.yamlload import load_yaml
+from ckdsl.rules.yamlload import load_yaml, remembered
 
 SKIPPED_FOLDERS = {"schema"}
 
@@ -71,8 +71,9 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
         return reference[0]
 
     seen: set[Path] = set()
-    for path in paths:
-        _validate_one(path, report, reference_rules, seen, loaded)
+    with remembered():  # each file is read to tell what it is, then to be checked
+        for path in paths:
+            _validate_one(path, report, reference_rules, seen, loaded)
     return report
 
 

@@ -241,7 +241,60 @@ def test_the_command_line_starts_without_the_heavy_modules() -> None:
     import subprocess
     import sys
 
-    heavy = ["ckdsl.dsl.compiler", "jsonschema", "lark", "ckdsl.engine.game", "pandas"]
+    heavy = ["ckdsl.dsl.compiler", "jsonschema", "lark", "ckdsl.engine.game", "pandas", "numpy",
+             "rich", "yaml", "babel"]  # fmt: skip
     code = f"import sys, ckdsl.cli; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_game_from_the_cache_needs_no_parser_schema_or_yaml(tmp_path: Path) -> None:
+    """With the rule set, the map and the locale in the cache on disk (the second
+    `ckdsl play`), a game is played and printed without jsonschema, Lark, PyYAML, the
+    DSL's parser and syntax tree, or Babel (issue 13: the start-up must not dominate)."""
+    import os
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("CKDSL_NO_CACHE", None)
+    args = ["play", "--seed", "1", "--players", "random,random,random,random"]
+    first = subprocess.run([sys.executable, "-m", "ckdsl", *args], env=env,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    heavy = ["jsonschema", "lark", "yaml", "ckdsl.dsl.parser", "ckdsl.dsl.ast", "babel",
+             "pandas", "numpy", "rich", "xml.sax"]  # fmt: skip
+    code = (
+        "import sys\n"
+        "from ckdsl.cli import main\n"
+        f"try:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
+        f"print([m for m in {heavy!r} if m in sys.modules], file=sys.stderr)\n"
+    )
+    again = subprocess.run([sys.executable, "-c", code], env=env,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    assert again.stdout == first.stdout  # the same game, the same log
+    assert again.stderr.strip().splitlines()[-1] == "[]"
+    cold = subprocess.run([sys.executable, "-c", code], env={**env, "CKDSL_NO_CACHE": "1"},
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert cold.stdout == first.stdout
+    assert "jsonschema" in cold.stderr  # without the cache the files are read and checked
+
+
+def test_validate_from_a_warm_cache_checks_without_jsonschema_or_lark(tmp_path: Path) -> None:
+    """The second `ckdsl validate` of unchanged files reports the same, every file read and
+    checked again, but the documents found valid before and the effects parsed before are
+    remembered: neither jsonschema nor Lark is imported (nor Babel)."""
+    import os
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("CKDSL_NO_CACHE", None)
+    first = subprocess.run([sys.executable, "-m", "ckdsl", "validate"], env=env,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    heavy = ["jsonschema", "lark", "ckdsl.dsl.parser", "babel"]
+    code = (
+        "import sys\n"
+        "from ckdsl.cli import main\n"
+        "try:\n    main(['validate'])\nexcept SystemExit:\n    pass\n"
+        f"print([m for m in {heavy!r} if m in sys.modules], file=sys.stderr)\n"
+    )
+    again = subprocess.run([sys.executable, "-c", code], env=env,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    assert again.stdout == first.stdout and again.stdout.count("ok ") == 7
+    assert again.stderr.strip().splitlines()[-1] == "[]"

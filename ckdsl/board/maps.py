@@ -17,7 +17,6 @@ from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.paths import rules_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest, validate
-from ckdsl.rules.yamlload import load_yaml
 
 GENERIC = "generic"  # the harbor kind that trades any good (3:1 in the base rules)
 
@@ -88,6 +87,8 @@ def load_map(
         known = bundled_maps()
         message = f"unknown map{suggest(path.stem, known)} (bundled maps: {', '.join(known)})"
         return None, [Diagnostic(path.stem, 0, 0, message)]
+    from ckdsl.rules.yamlload import load_yaml  # PyYAML: only when a map is read
+
     doc, problems = load_yaml(path)
     if doc is None:
         return None, problems

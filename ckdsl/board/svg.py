@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 from ckdsl.board.layout import Layout
 from ckdsl.board.topology import Topology, corner_point
@@ -223,3 +222,18 @@ def _tile_of_edge(topology: Topology, edge: int) -> int:
     a, b = topology.edge_ends[edge]
     shared = set(topology.inter_tiles[a]) & set(topology.inter_tiles[b])
     return min(shared)
+
+
+def escape(text: str) -> str:
+    """``text`` fit for an XML text node (xml.sax.saxutils, imported when a picture is
+    drawn: it brings urllib and http along, which no other command needs)."""
+    from xml.sax.saxutils import escape as xml_escape
+
+    return xml_escape(text)
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value."""
+    from xml.sax.saxutils import quoteattr as xml_quoteattr
+
+    return xml_quoteattr(text)

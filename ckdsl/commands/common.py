@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,6 +88,8 @@ def results_folder(out: Path | None, command: str) -> Iterator[Path]:
     if out is not None:
         yield out
         return
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix=f"ckdsl-{command}-") as folder:
         yield Path(folder)
 

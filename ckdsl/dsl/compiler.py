@@ -26,12 +26,9 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
-from typing import Any, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
-from ckdsl.dsl import (
-    ast,
-    turn_vocabulary,  # noqa: F401  (registers the turn's words)
-)
+from ckdsl.dsl import turn_vocabulary  # noqa: F401  (registers the turn's words)
 from ckdsl.dsl.errors import DslError, EffectFailure
 from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl, Verb
 from ckdsl.dsl.types import (
@@ -65,6 +62,9 @@ from ckdsl.engine.compiled import has
 from ckdsl.engine.values import Value, Variables, number
 from ckdsl.jsondata import JsonValue
 from ckdsl.rules.schemas import load_schema, suggest
+
+if TYPE_CHECKING:  # the syntax tree is imported by what compiles (a game runs without it)
+    from ckdsl.dsl import ast
 
 Fn = Callable[[Env], Any]
 
@@ -117,12 +117,11 @@ class ChooseSpec:
 
 @dataclass(frozen=True)
 class Program:
-    """A compiled effect: instructions, the effect's line of each (for messages when one
-    fails), and the syntax tree it came from (for ``explain``)."""
+    """A compiled effect: instructions, and the effect's line of each (for messages when
+    one fails)."""
 
     code: tuple[Instruction, ...]
     lines: tuple[int, ...]
-    tree: ast.Effect
 
     @property
     def opening(self) -> tuple[Instruction, ...]:
@@ -204,7 +203,7 @@ class Compiler:
     def error(
         self, node: ast.Node | tuple[int, int], message: str, hint: str | None = None
     ) -> None:
-        line, col = (node.line, node.col) if isinstance(node, ast.Node) else node
+        line, col = node if isinstance(node, tuple) else (node.line, node.col)
         self.errors.append(DslError(line, col, message, hint))
 
     # --- entry points -----------------------------------------------------------------
@@ -213,7 +212,7 @@ class Compiler:
         self.block(tree.body)
         if self.errors:
             return None
-        return Program(tuple(tuple(ins) for ins in self.code), tuple(self.lines), tree)
+        return Program(tuple(tuple(ins) for ins in self.code), tuple(self.lines))
 
     def formula(self, expr: ast.Expr, want: Type) -> Fn | None:
         fn, got = self.expr(expr)
@@ -239,6 +238,8 @@ class Compiler:
 
     def _statement(self, stmt: ast.Stmt) -> None:
         """One method per statement type; mypy checks the match is exhaustive (``_unknown``)."""
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         match stmt:
             case ast.Let():
                 self._let(stmt)
@@ -261,6 +262,8 @@ class Compiler:
                 _unknown(stmt)
 
     def _let(self, stmt: ast.Let) -> None:
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         if isinstance(stmt.value, ast.Choose):
             self.choose(stmt.value, stmt.name)
         else:
@@ -358,6 +361,8 @@ class Compiler:
         return self.emit(CHOOSE, spec)
 
     def action(self, node: ast.Action) -> None:
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         verb = VERBS.get(node.verb)
         if verb is None:
             self.error(node, f"unknown verb '{node.verb}'{suggest(node.verb, VERBS)}",
@@ -421,11 +426,15 @@ class Compiler:
         self.emit(ACT, *_act(verb.impl, args, clauses, flags))
 
     def _is_flag(self, a: ast.Expr, verb: Verb) -> bool:
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         return isinstance(a, ast.Name) and a.id in verb.flags and a.id not in self.scope
 
     def _clause_value(
         self, verb: Verb, word: str | None, clause: ast.Clause
     ) -> tuple[Fn, Type | None]:
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         if verb.name == "grant" and clause.prep == "on" and word in ("discount", "price"):
             value = clause.value
             if not isinstance(value, ast.Name) or value.id not in GRANT_TARGETS:
@@ -444,6 +453,8 @@ class Compiler:
         return self.expr(clause.value)
 
     def _check_grant(self, node: ast.Action, positional: list[ast.Expr], flags: set[str]) -> None:
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         if len(positional) < 2 or not isinstance(positional[0], ast.Name):
             return
         kind, value = positional[0].id, positional[1]
@@ -481,7 +492,7 @@ class Compiler:
                     price = cost_of(game, me, word, game.rules.costs[word])[0]
                 if not has(game.state.players[me].hand, price):
                     return []
-            return spots(game, me, word)
+            return list(spots(game, me, word))
 
         kind = verb.decides[word]
         spec = ChooseSpec(kind, var, var, places, None, None, None, -1, node.line, node.col,
@@ -523,6 +534,8 @@ class Compiler:
     def expr(self, node: ast.Expr) -> tuple[Fn, Type | None]:
         """The closure computing ``node`` and its type (None after an error): one method
         per expression type; mypy checks the match is exhaustive (``_unknown``)."""
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         match node:
             case ast.Number():
                 return _const(node.value), LITERAL
@@ -578,6 +591,8 @@ class Compiler:
         return _nothing, None
 
     def call(self, node: ast.Call) -> tuple[Fn, Type | None]:
+        from ckdsl.dsl import ast  # the syntax tree: only to compile
+
         overloads = FUNCTIONS.get(node.func)
         if overloads is None:
             hint = None

@@ -14,13 +14,11 @@ line and column (Lark's ``propagate_positions``), so every syntax node keeps its
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark import __version__ as lark_version
@@ -30,7 +28,7 @@ from lark.tree import Meta
 
 from ckdsl.dsl import ast
 from ckdsl.dsl.errors import DslError
-from ckdsl.paths import grammars_dir
+from ckdsl.paths import cache_dir, grammars_dir
 
 KEYWORDS = frozenset(
     {"let", "require", "else", "stop", "if", "elif", "for", "in", "where", "repeat",
@@ -116,18 +114,11 @@ def _lark() -> Lark:
 def grammar_cache() -> str | bool:
     """Where Lark keeps the parser it builds from the grammar (building it is a quarter of
     a command's start; loading it, a few ms): a file in the user's cache folder
-    (``$XDG_CACHE_HOME/ckdsl``, else ``~/.cache/ckdsl``). Lark checks the grammar's hash
-    in the file and rebuilds it when the grammar changed; with no writable folder (or
-    ``CKDSL_NO_CACHE`` set) nothing is cached."""
-    if os.environ.get("CKDSL_NO_CACHE"):
-        return False
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "ckdsl"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    if not os.access(folder, os.W_OK):
+    (``paths.cache_dir``: ``$XDG_CACHE_HOME/ckdsl``, else ``~/.cache/ckdsl``). Lark checks
+    the grammar's hash in the file and rebuilds it when the grammar changed; with no
+    writable folder (or ``CKDSL_NO_CACHE`` set) nothing is cached."""
+    folder = cache_dir()
+    if folder is None:
         return False
     version = f"lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}"
     return str(folder / f"effects-{version}.cache")

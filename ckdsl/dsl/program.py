@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ckdsl import jsondata
 from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.dsl import parsed
 from ckdsl.dsl.compiler import (
     STOP,
     Compiler,
@@ -33,7 +34,6 @@ from ckdsl.dsl.compiler import (
     opening_code as opening_code_of,
 )
 from ckdsl.dsl.errors import DslError
-from ckdsl.dsl.parser import parse, parse_expression
 from ckdsl.dsl.source import diagnostic
 from ckdsl.dsl.types import (
     BOOL,
@@ -52,6 +52,7 @@ from ckdsl.dsl.types import (
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import ENGINE_PARAMETERS
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
+from ckdsl.rules import disk
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.ruleset import load_ruleset as load_data
@@ -194,6 +195,10 @@ class Programs:
         fix("hook_code", hook_code)
         fix("opening_code", opening_code)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (``ckdsl.rules.disk``) without the code made at first use."""
+        return {**self.__dict__, "filters": {}}
+
     def filter(self, move: str, var: str) -> ItemFilter | None:
         """``f(env, items)``: the items for which ``move``'s condition holds, each named
         ``var`` (``compiler.filter_code``; made at its first use), or None if the move
@@ -247,7 +252,7 @@ def compile_effect(
 ) -> tuple[Program | None, list[DslError]]:
     """The program of an effect, or its faults; ``read`` collects the parameters it names."""
     try:
-        tree = parse(text)
+        tree = parsed.parse(text)
     except DslError as err:
         return None, [err]
     compiler = Compiler(names, variables)
@@ -266,7 +271,7 @@ def compile_formula(
 ) -> tuple[Fn | None, list[DslError]]:
     """The function of a formula, or its faults; ``read`` collects the parameters it names."""
     try:
-        expr = parse_expression(text)
+        expr = parsed.parse_expression(text)
     except DslError as err:
         return None, [err]
     compiler = Compiler(names, variables)
@@ -336,6 +341,7 @@ def check_rules(
         for path, text, variables, want in conditions(data):
             _, errors = compile_formula(text, names, variables, want, read)
             out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    parsed.save()  # the texts parsed for the first time, for the next check
     if not out:  # with an effect in error, what it would have read is unknown
         parameters = data.get("parameters")
         known = load_schema("rules")["properties"]["parameters"]["properties"]
@@ -353,7 +359,21 @@ def check_rules(
 
 def compile_programs(ruleset: RuleSet) -> Programs:
     """The programs of a checked rule set (an effect that does not compile is left out:
-    ``ckdsl validate`` reports it, and the card is then played without effect)."""
+    ``ckdsl validate`` reports it, and the card is then played without effect).
+
+    Kept in the cache on disk (``ckdsl.rules.disk``) by the rule set's data (its hash),
+    whether code is compiled to Python, and ckdsl's own source: the workers of an
+    experiment, which get the data alone, compile a rule set once, not once each."""
+    key = f"{ruleset.hash}\0python={to_python()}"
+    found = disk.load("programs", key)
+    if found is not None and isinstance(found[0], Programs):
+        return found[0]
+    programs = _compile_programs(ruleset)
+    disk.store("programs", key, (), programs)
+    return programs
+
+
+def _compile_programs(ruleset: RuleSet) -> Programs:
     data = ruleset.data
     names = Names.of(data)
     cards: dict[str, Program] = {}
@@ -383,6 +403,8 @@ def compile_programs(ruleset: RuleSet) -> Programs:
                 never.add(str(path[1]))
             continue  # `true`: nothing to check (the hot path skips it)
         fns[path], _ = compile_formula(text, names, variables, want)
+    win_reads = _reads(data, names, ("turn", "win"))
+    parsed.save()
     return Programs(
         cards,
         abilities,
@@ -396,7 +418,7 @@ def compile_programs(ruleset: RuleSet) -> Programs:
             for key, program in actions.items()
         },
         win=fns.get(("turn", "win")),
-        win_reads=_reads(data, names, ("turn", "win")),
+        win_reads=win_reads,
         discard_limit=fns.get(("turn", "discard_limit")),
     )
 
@@ -421,7 +443,7 @@ def _reads(data: JsonObject, names: Names, path: JsonPath) -> frozenset[str] | N
         if at == path:
             compiler = Compiler(names, variables)
             with closures_only():  # only what it reads is wanted
-                compiler.formula(parse_expression(text), BOOL)
+                compiler.formula(parsed.parse_expression(text), BOOL)
             return frozenset(compiler.reads) if compiler.reads is not None else None
     return None
 

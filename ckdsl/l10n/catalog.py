@@ -23,7 +23,6 @@ from ckdsl.l10n import plural
 from ckdsl.l10n.translit import to_latin_data
 from ckdsl.paths import locales_dir
 from ckdsl.rules.positions import Positions
-from ckdsl.rules.yamlload import load_yaml
 from ckdsl.stamps import Stamp, StampedCache
 
 if TYPE_CHECKING:
@@ -79,6 +78,7 @@ def _read_locale(
 
 def _parse_locale(path: Path) -> tuple[LocaleFile | None, list[Diagnostic]]:
     from ckdsl.rules.schemas import validate  # jsonschema: only once a locale is read
+    from ckdsl.rules.yamlload import load_yaml
 
     doc, problems = load_yaml(path)
     if doc is None:
@@ -189,14 +189,37 @@ def language_data(
     if source not in LANGUAGES:
         known = ", ".join(all_languages())
         raise CkdslError([Diagnostic("", 0, 0, f"unknown language '{language}' (known: {known})")])
-    locale, problems = load_locale_file(locale_path(source, folder))
-    errors = [p for p in problems if p.severity == "error"]
-    if locale is None or errors:
-        raise CkdslError(errors or problems)
-    data = copy.deepcopy(locale.data)
+    data = copy.deepcopy(_shown_locale(locale_path(source, folder)))
     if ruleset is not None and isinstance(ruleset.names.get(source), dict):
         deep_merge(data, ruleset.names[source])
     return obj(to_latin_data(data)) if language in DERIVED else data
+
+
+_SHOWN: StampedCache[str, JsonObject] = StampedCache(maxsize=32)
+
+
+def _shown_locale(path: Path) -> JsonObject:
+    """The data of the locale file ``path``, to show texts with (shared: not to be changed);
+    raises CkdslError if the file is broken. Read once while the file is unchanged, and
+    kept in the cache on disk (``ckdsl.rules.disk``) when it has no errors: a command
+    that prints a game's log need not read and validate the file again. ``ckdsl
+    validate`` and ``l10n check`` read the file itself (``load_locale_file``)."""
+    return _SHOWN.get(str(path.resolve()), lambda: _load_shown(path))
+
+
+def _load_shown(path: Path) -> tuple[JsonObject, tuple[Stamp, ...]]:
+    from ckdsl.rules import disk  # pickle: only once a locale is shown
+
+    key = str(path.resolve())
+    found = disk.load("locale", key)
+    if found is not None and isinstance(found[0], dict):
+        return found
+    (locale, problems), stamps = _read_locale(path)
+    errors = [p for p in problems if p.severity == "error"]
+    if locale is None or errors:
+        raise CkdslError(errors or list(problems))
+    disk.store("locale", key, stamps, locale.data)
+    return locale.data, stamps
 
 
 def load_catalog(

@@ -26,8 +26,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel import Locale
-
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.events import EVENTS, EventSpec
@@ -392,4 +390,6 @@ def _short(text: str) -> str:
 
 
 def _language_name(language: str) -> str:
+    from babel import Locale  # its data: only when a finding names a language
+
     return str(Locale("en").languages.get(language.split("-")[0], language))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ckdsl.events import EVENTS, EventSpec, FieldType, fields_of_type, spec_of
+from ckdsl.events import EVENTS, EventSpec, FieldSpec, FieldType, fields_of_type, spec_of
 from ckdsl.l10n.catalog import Catalog
 
 # Events too minor to print in the readable log (a modifier shows as the card played).
@@ -51,9 +51,14 @@ class EventRenderer:
         self.catalog = catalog
         self.colours = colours
         self.place = place
+        self._fields: dict[str, Mapping[str, FieldSpec]] = {}  # event kind -> its fields
+        self._players: dict[int, str] = {}
 
     def player(self, index: int) -> str:
-        return self.catalog.name("colours", self.colours[index])
+        name = self._players.get(index)
+        if name is None:
+            name = self._players[index] = self.catalog.name("colours", self.colours[index])
+        return name
 
     def goods(self, amounts: Mapping[str, int]) -> str:
         return ", ".join(self.catalog.counted(good, n) for good, n in amounts.items())
@@ -73,10 +78,14 @@ class EventRenderer:
             return None
         count: int | None = None
         values: dict[str, object] = {}
+        fields = self._fields.get(kind)
+        if fields is None:
+            specs = spec.fields if spec is not None else ()
+            fields = self._fields[kind] = {f.name: f for f in reversed(specs)}  # first wins
         for key, value in event.items():
-            f = spec.field(key) if spec is not None else None
             if key == "event":
                 continue
+            f = fields.get(key)
             if f is None:
                 values[key] = value
             elif f.type == "count":

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path, sorted_diagnostics
@@ -28,8 +28,10 @@ from ckdsl.rules import checks
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
 from ckdsl.rules.schemas import load_schema, suggest, validate
-from ckdsl.rules.yamlload import Document, load_yaml
 from ckdsl.stamps import Stamp
+
+if TYPE_CHECKING:
+    from ckdsl.rules.yamlload import Document
 
 BASE = "base"
 """The name a variant uses to extend the bundled rules."""
@@ -139,6 +141,8 @@ def _load(
 
 
 def _load_folder(folder: Path, draft: _Draft) -> None:
+    from ckdsl.rules.yamlload import load_yaml  # PyYAML: only when files are read
+
     draft.sources.append(Stamp.of(folder))  # a file added or removed changes the listing
     files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
     if not files:
@@ -192,6 +196,8 @@ def _where(pos: Pos) -> str:
 
 
 def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
+    from ckdsl.rules.yamlload import load_yaml
+
     draft.sources.append(Stamp.of(file))
     doc, problems = load_yaml(file)
     draft.diagnostics.extend(problems)

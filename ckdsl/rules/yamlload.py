@@ -14,6 +14,8 @@ import copy
 import math
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -84,7 +86,61 @@ def load_yaml(path: str | os.PathLike[str]) -> tuple[Document | None, list[Diagn
     if problem is not None:
         return None, [problem]
     assert text is not None
-    return parse_yaml(text, file)
+    if _MEMO is None:
+        return parse_yaml(text, file)
+    found = _MEMO.get(file)
+    if found is not None and found[0] == text:
+        return _copy(found[1]), list(found[2])
+    doc, problems = parse_yaml(text, file)
+    _MEMO[file] = (text, _copy(doc), tuple(problems))
+    return doc, problems
+
+
+_MEMO: dict[str, tuple[str, Document | None, tuple[Diagnostic, ...]]] | None = None
+"""While ``remembered`` is on: each file read, with the text it held and what it gave."""
+
+
+@contextmanager
+def remembered() -> Iterator[None]:
+    """Meanwhile, a file read again with the same text gives a copy of what its first
+    reading gave (the same data, positions and problems: reading is a function of the
+    text and the file's name) instead of being parsed again: ``ckdsl validate`` reads
+    each file to tell what it is, then reads it again to check it."""
+    global _MEMO
+    saved, _MEMO = _MEMO, {}
+    try:
+        yield
+    finally:
+        _MEMO = saved
+
+
+def _copy(doc: Document | None) -> Document | None:
+    """A copy of ``doc`` that shares nothing a reader may change."""
+    if doc is None:
+        return None
+    positions = Positions()
+    positions.values = dict(doc.positions.values)  # paths and positions are immutable
+    positions.keys = dict(doc.positions.keys)
+    return Document(doc.file, _copy_data(doc.data, {}), positions)
+
+
+def _copy_data(value: JsonValue, copies: dict[int, JsonValue]) -> JsonValue:
+    """A copy of ``value``; what an alias shares in it (one list under two keys) is shared
+    in the copy too."""
+    if not isinstance(value, dict | list):
+        return value
+    found = copies.get(id(value))
+    if found is not None:
+        return found
+    if isinstance(value, dict):
+        mapping: JsonObject = {}
+        copies[id(value)] = mapping
+        mapping.update((key, _copy_data(item, copies)) for key, item in value.items())
+        return mapping
+    items: JsonArray = []
+    copies[id(value)] = items
+    items.extend(_copy_data(item, copies) for item in value)
+    return items
 
 
 def parse_yaml(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
