@@ -252,3 +252,62 @@ def test_play_by_default_is_four_heuristic_bots_playing_to_a_winner(runner: CliR
     report = json.loads(result.stdout)
     assert report["finished"] and report["winner"] in report["scores"]
     assert report["scores"][report["winner"]] >= 13 and report["turns"] < 300
+
+
+def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
+    """The evaluator keeps answers from one position to the next (productions, settlement
+    spots, prices, levels): at each position of a game, each position one answer ahead of
+    a main phase, and after changes no search makes (number tokens swapped, the robber
+    moved, another game on the same map), it values as a fresh evaluator does."""
+    from ckdsl.bots.features import Evaluator, load_weights
+
+    weights = load_weights()
+    game = start(GameSetup(seed=4), log=False)
+    kept = Evaluator(game.rules, game.topo, weights)
+
+    def same(g: Game) -> None:
+        fresh = Evaluator(g.rules, g.topo, weights)
+        for p in range(g.n):
+            assert kept.value(g, p) == fresh.value(g, p), (p, g.state.turn)
+
+    players = [make_bot("heuristic", bot_seed(4, p)) for p in range(4)]
+    for _ in range(250):
+        decision = game.pending
+        if decision.kind == "over":
+            break
+        same(game)
+        if decision.kind == "main":
+            for option in decision.options:
+                ahead = game.clone(log=False)
+                ahead.answer(option)
+                same(ahead)
+        game.answer(players[decision.player].choose(game.view(decision.player)))
+    same(game)
+    state = game.state
+    robber = state.robber
+    # A number token next to player 0 swapped with another number: their production moves.
+    near = next(
+        t
+        for i in state.players[0].buildings
+        for t in game.topo.inter_tiles[i]
+        if state.numbers[t] and t != robber
+    )
+    odds = abs(7 - (state.numbers[near] or 0))  # 4 and 10 are as likely: another odds
+    far = next(t for t, n in enumerate(state.numbers) if n and abs(7 - n) != odds and t != robber)
+    state.numbers[near], state.numbers[far] = state.numbers[far], state.numbers[near]
+    game.index_numbers()
+    same(game)
+    state.robber = near
+    same(game)
+    # Player 0 alone near a metropolis, then another player holding it.
+    track = game.rules.tracks[0]
+    state.players[0].levels[0] = track.metropolis_level - 1
+    same(game)
+    state.metropolis[0] = state.players[1].buildings[0]
+    same(game)
+    # The same pieces on another layout of the same map: other terrains, other yields.
+    other = start(GameSetup(seed=9), log=False)
+    assert other.topo is game.topo and other.tile_yields != game.tile_yields
+    other.state = state.copy()
+    other.refresh()
+    same(other)

@@ -14,10 +14,10 @@ determinized games (``PlayerView.determinize``) whose hidden parts are samples.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ckdsl.engine import board_rules, improvements, knights, pieces
 from ckdsl.engine.building import cost_of
@@ -145,8 +145,67 @@ def good_values(rules: CompiledRules) -> tuple[float, ...]:
     return tuple(0.35 + 0.65 * d / mean if mean else 1.0 for d in demand)
 
 
+_V = TypeVar("_V")
+
+_KEEP = 2048
+"""How many answers a kept table holds before it starts afresh (a game keeps a few
+hundred of each)."""
+
+
+class Kept(Generic[_V]):
+    """Answers kept under a small key, each with copies of the lists it was computed from:
+    an answer is given again only while those lists are equal (comparing lists costs a
+    fraction of hashing them). The most recent answers of a key are tried first."""
+
+    __slots__ = ("size", "table")
+
+    def __init__(self) -> None:
+        self.table: dict[Hashable, list[tuple[tuple[list[Any], ...], _V]]] = {}
+        self.size = 0
+
+    def get(self, key: Hashable, lists: tuple[list[Any], ...]) -> _V | None:
+        bucket = self.table.get(key)
+        if bucket is not None:
+            for seen, value in bucket:
+                if seen == lists:
+                    return value
+        return None
+
+    def put(self, key: Hashable, lists: tuple[list[Any], ...], value: _V) -> None:
+        if self.size >= _KEEP:
+            self.clear()
+        bucket = self.table.get(key)
+        if bucket is None:
+            bucket = self.table[key] = []
+        bucket.insert(0, (tuple([x[:] for x in lists]), value))
+        self.size += 1
+        if len(bucket) > 8:
+            bucket.pop()
+            self.size -= 1
+
+    def clear(self) -> None:
+        self.table.clear()
+        self.size = 0
+
+
+def _keep(table: dict[Hashable, _V], key: Hashable, value: _V) -> None:
+    if len(table) >= _KEEP:
+        table.clear()
+    table[key] = value
+
+
 class Evaluator:
-    """The value of a position for one player: ``value(game, player)``."""
+    """The value of a position for one player: ``value(game, player)``.
+
+    A search values thousands of positions that differ from each other in a piece or a
+    hand. What depends only on a few lists of the state (the players' production, the
+    settlement spots and what they would produce, the improvements' prices, what the
+    levels and the trade rates are worth) is kept, keyed by everything it reads, and
+    computed the same way whenever it is computed: the same inputs give the same floats,
+    kept or not. What the rule set's formulas decide (defence, the barbarians' strength,
+    the hand limit, what may be promoted) is asked every time, as they may read anything.
+    The board's yields are one game's: the answers that read them start afresh for
+    another game."""
 
     def __init__(self, rules: CompiledRules, topology: Topology, weights: Weights) -> None:
         self.rules = rules
@@ -156,10 +215,26 @@ class Evaluator:
         self.goods = good_values(rules)
         self.mean_good = sum(self.goods[g] for g in rules.resources) / max(1, rules.resource_count)
         self.bank_rate = rules.number("bank_trade_rate")
-        self._production_key: tuple[object, object, int, list[int], list[int | None]] | None = None
-        self._production_found: list[tuple[list[float], float]] = []
         self.target_points = rules.number("points_to_win")
         self.points = rules.points
+        # Kept for the board of ``_yields`` (a game's tile yields, never changed in it).
+        self._yields: object = None
+        self._productions: Kept[list[tuple[list[float], float]]] = Kept()
+        self._spots: Kept[tuple[list[int], list[int]]] = Kept()
+        self._spot_values: dict[Hashable, list[float | None]] = {}
+        self._amounts: dict[tuple[int, int], float] = {}
+        # Kept for any board.
+        self._levels: dict[Hashable, float] = {}
+        self._rates: dict[Hashable, float] = {}
+        self._improvements: dict[Hashable, tuple[Bundle | None, ...]] = {}
+
+    def _board(self, game: Game) -> None:
+        """Forget what was kept for another game's board."""
+        self._yields = game.tile_yields
+        self._productions.clear()
+        self._spots.clear()
+        self._spot_values.clear()
+        self._amounts.clear()
 
     # --- production ------------------------------------------------------------------------
 
@@ -189,26 +264,19 @@ class Evaluator:
         return out
 
     def productions(self, game: Game) -> list[tuple[list[float], float]]:
-        """Every player's production and its value. A search values many positions
-        that differ from each other in a hand or a knight, not in the buildings: the last
-        answer is kept for as long as the buildings, the robber and the number tokens (and
-        the board they stand on) stay the same."""
+        """Every player's production and its value, kept for the same buildings, robber
+        and number tokens (a search values many positions that differ in a hand or a
+        knight, not in the buildings). Not to be changed by the caller."""
         state = game.state
-        key = self._production_key
-        if (
-            key is not None
-            and key[0] is game.tile_yields
-            and key[1] is game.tiles_by_number
-            and key[2] == state.robber
-            and key[3] == state.building
-            and key[4] == state.numbers
-        ):
-            return self._production_found
-        found = [(made, self.production_value(made)) for made in
-                 (self.production(game, p) for p in range(game.n))]  # fmt: skip
-        self._production_key = (game.tile_yields, game.tiles_by_number, state.robber,
-                                state.building[:], state.numbers[:])  # fmt: skip
-        self._production_found = found
+        if game.tile_yields is not self._yields:
+            self._board(game)
+        key = (state.robber, tuple([tuple(p.buildings) for p in state.players]))
+        lists = (state.building, state.numbers)
+        found = self._productions.get(key, lists)
+        if found is None:
+            found = [(made, self.production_value(made)) for made in
+                     (self.production(game, p) for p in range(game.n))]  # fmt: skip
+            self._productions.put(key, lists, found)
         return found
 
     def production_value(self, made: Sequence[float]) -> float:
@@ -234,6 +302,19 @@ class Evaluator:
                 total += p * choice * self.mean_good
         return self.w.production * total
 
+    def spot_values(self, game: Game) -> list[float | None]:
+        """``spot_value`` of every intersection, kept for the same robber and number
+        tokens, each filled in when first asked (None until then)."""
+        state = game.state
+        if game.tile_yields is not self._yields:
+            self._board(game)
+        key = (state.robber, tuple(state.numbers))
+        found = self._spot_values.get(key)
+        if found is None:
+            found = [None] * len(self.topo.inter_tiles)
+            _keep(self._spot_values, key, found)
+        return found
+
     # --- the hand --------------------------------------------------------------------------
 
     def targets(
@@ -249,44 +330,85 @@ class Evaluator:
         me = state.players[player]
         supply = me.supply
         out: list[tuple[Bundle, float]] = []
-        costs = rules.costs
         mods = bool(state.modifiers)
-
-        def price(piece: str) -> Bundle:
-            return cost_of(game, player, piece, costs[piece])[0] if mods else costs[piece]
-
         if supply["settlement"]:
             if spots_now is None:
-                spots_now = board_rules.settlement_spots(self.topo, state, player)
+                spots_now = self.spots(game, player)[0]
             if spots_now:
-                out.append((price("settlement"), w["settlement"]))
+                out.append((self._price(game, player, "settlement", mods), w["settlement"]))
             else:
                 if spots_near is None:
-                    spots_near = self.near_spots(game, player)
+                    spots_near = self.spots(game, player)[1]
                 if spots_near:
-                    out.append((price("settlement"), w["settlement"] * 0.5))
-        if supply["city"] and any(state.building[i] != CITY for i in me.buildings):
-            out.append((price("city"), w["city"]))
-        if supply["city_wall"] and any(
-            state.building[i] == CITY and not state.wall[i] for i in me.buildings
-        ):
-            out.append((price("city_wall"), w["city_wall"]))
+                    price = self._price(game, player, "settlement", mods)
+                    out.append((price, w["settlement"] * 0.5))
+        building, wall = state.building, state.wall
+        cities: list[int] = []
+        others = unwalled = False
+        for i in me.buildings:
+            if building[i] == CITY:
+                cities.append(i)
+                if not wall[i]:
+                    unwalled = True
+            else:
+                others = True
+        if supply["city"] and others:
+            out.append((self._price(game, player, "city", mods), w["city"]))
+        if supply["city_wall"] and unwalled:
+            out.append((self._price(game, player, "city_wall", mods), w["city_wall"]))
         if supply["road"]:
-            out.append((price("road"), w["road"]))
-        levels = rules.knight_levels
-        if supply[levels[0].id] and me.roads:
-            out.append((price("knight"), w["knight"]))
-        if me.knights:
+            out.append((self._price(game, player, "road", mods), w["road"]))
+        if supply[rules.knight_levels[0].id] and me.roads:
+            out.append((self._price(game, player, "knight", mods), w["knight"]))
+        mine = me.knights
+        if mine:
             active = state.knight_active
-            if any(not active[i] for i in me.knights):
-                out.append((rules.activate_cost, w["activate"] * (0.5 + self.urgency(game))))
-            if any(knights.can_promote_knight(game, player, i) for i in me.knights):
-                out.append((rules.promote_cost, w["promote"]))
-        if w["improvement"] and any(state.building[i] == CITY for i in me.buildings):
-            for t in range(len(rules.tracks)):
-                found = improvements.improvement_price(game, player, t)
-                if found is not None:
-                    out.append((found[0], w["improvement"]))
+            for i in mine:
+                if not active[i]:
+                    out.append((rules.activate_cost, w["activate"] * (0.5 + self.urgency(game))))
+                    break
+            for i in mine:
+                if knights.can_promote_knight(game, player, i):
+                    out.append((rules.promote_cost, w["promote"]))
+                    break
+        if cities and w["improvement"]:
+            for level in self.improvement_prices(game, player, cities, mods):
+                if level is not None:
+                    out.append((level, w["improvement"]))
+        return out
+
+    def _price(self, game: Game, player: int, piece: str, mods: bool) -> Bundle:
+        cost = game.rules.costs[piece]
+        return cost_of(game, player, piece, cost)[0] if mods else cost
+
+    def improvement_prices(
+        self, game: Game, player: int, cities: list[int], mods: bool
+    ) -> tuple[Bundle | None, ...]:
+        """The price of the next level of each track (None: none may be bought), for a
+        player with these cities; kept by what ``improvement_price`` reads when no card
+        changes a price."""
+        if mods:
+            return tuple(self._improvement_prices(game, player))
+        state = game.state
+        owner, metropolis = state.owner, state.metropolis
+        key = (
+            player,
+            tuple(state.players[player].levels),
+            tuple(cities),
+            tuple(metropolis),
+            tuple([owner[i] if i != NOBODY else NOBODY for i in metropolis]),
+        )
+        found = self._improvements.get(key)
+        if found is None:
+            found = tuple(self._improvement_prices(game, player))
+            _keep(self._improvements, key, found)
+        return found
+
+    def _improvement_prices(self, game: Game, player: int) -> list[Bundle | None]:
+        out: list[Bundle | None] = []
+        for t in range(len(game.rules.tracks)):
+            found = improvements.improvement_price(game, player, t)
+            out.append(None if found is None else found[0])
         return out
 
     def hand_value(
@@ -340,22 +462,63 @@ class Evaluator:
         """Free intersections one road beyond the player's network where the distance rule
         allows a settlement."""
         state, topo = game.state, self.topo
-        road, edge_ends = state.road, topo.edge_ends
-        found: set[int] = set()
+        road, edge_ends, inter_edges = state.road, topo.edge_ends, topo.inter_edges
+        seen: set[int] = set()
+        found: list[int] = []
         for i in board_rules.network_ends(topo, state, player):
-            for e in topo.inter_edges[i]:
+            for e in inter_edges[i]:
                 if road[e] == NOBODY:
                     a, b = edge_ends[e]
                     j = b if a == i else a
-                    if board_rules.distance_ok(topo, state, j):
-                        found.add(j)
-        return sorted(found)
+                    if j not in seen:
+                        seen.add(j)
+                        if board_rules.distance_ok(topo, state, j):
+                            found.append(j)
+        found.sort()
+        return found
+
+    def spots(self, game: Game, player: int) -> tuple[list[int], list[int]]:
+        """The settlement spots on the player's network (``settlement_spots``) and one
+        road away (``near_spots``), kept for the same pieces on the board. Not to be
+        changed by the caller."""
+        state = game.state
+        if game.tile_yields is not self._yields:
+            self._board(game)
+        me = state.players[player]
+        key = (player, tuple(me.roads), tuple(me.buildings))
+        lists = (state.building, state.owner, state.road, state.knight)
+        found = self._spots.get(key, lists)
+        if found is None:
+            found = (
+                board_rules.settlement_spots(self.topo, state, player),
+                self.near_spots(game, player),
+            )
+            self._spots.put(key, lists, found)
+        return found
 
     def expansion(self, game: Game, now: list[int], near: list[int]) -> float:
         """The best settlement spot on the network, and one road away, valued."""
-        best_now = max((self.spot_value(game, i) for i in now), default=0.0)
-        best_near = max((self.spot_value(game, i) for i in near if i not in now), default=0.0)
-        return self.w.expansion_now * best_now + self.w.expansion_near * best_near
+        values = self.spot_values(game)
+        best_now: float | None = None
+        for i in now:
+            x = values[i]
+            if x is None:
+                x = values[i] = self.spot_value(game, i)
+            if best_now is None or x > best_now:
+                best_now = x
+        best_near: float | None = None
+        for i in near:
+            if i in now:
+                continue
+            x = values[i]
+            if x is None:
+                x = values[i] = self.spot_value(game, i)
+            if best_near is None or x > best_near:
+                best_near = x
+        w = self.w
+        return w.expansion_now * (0.0 if best_now is None else best_now) + (
+            w.expansion_near * (0.0 if best_near is None else best_near)
+        )
 
     def urgency(self, game: Game) -> float:
         """How close the barbarians are, from 1/length (just left) to 1 (one step away)."""
@@ -380,18 +543,27 @@ class Evaluator:
         return value
 
     def levels_value(self, game: Game, player: int) -> float:
-        state, rules, w = game.state, game.rules, self.w
-        mine = state.players[player].levels
+        """The player's improvement levels, and the races for the metropolises not yet
+        taken (kept by everyone's levels and the metropolises)."""
+        state = game.state
+        players = state.players
+        key = (player, tuple([tuple(p.levels) for p in players]), tuple(state.metropolis))
+        found = self._levels.get(key)
+        if found is not None:
+            return found
+        w = self.w
+        mine = players[player].levels
         value = 0.0
-        for t, track in enumerate(rules.tracks):
+        for t, track in enumerate(self.rules.tracks):
             level = mine[t]
             value += w.level_value(level)
             if state.metropolis[t] == NOBODY and level:
                 best_other = max(
-                    (p.levels[t] for q, p in enumerate(state.players) if q != player), default=0
+                    (p.levels[t] for q, p in enumerate(players) if q != player), default=0
                 )
                 if level > best_other:
                     value += w.metropolis_race * level / track.metropolis_level
+        _keep(self._levels, key, value)
         return value
 
     # --- the whole position ----------------------------------------------------------------
@@ -412,29 +584,40 @@ class Evaluator:
         now: list[int] = []
         near: list[int] = []
         if me.supply["settlement"]:
-            now = board_rules.settlement_spots(self.topo, state, player)
-            near = self.near_spots(game, player)
+            now, near = self.spots(game, player)
             value += self.expansion(game, now, near)
         targets = self.targets(game, player, now, near)
-        value += self.hand_value(me.hand, me.rates, targets, self.hand_limit(game, player))
+        value += self.hand_value(me.hand, me.rates, targets, hand_limit(game, player))
         value += self.levels_value(game, player)
         value += self.barbarian_value(game, player)
-        value += w.knight_strength * sum(state.knight_level[i] for i in me.knights)
+        knight_level = state.knight_level
+        value += w.knight_strength * sum([knight_level[i] for i in me.knights])
         value += w.progress_card * len(me.progress)
-        bank_rate = self.bank_rate
-        value += w.rates * sum(
-            (bank_rate - r) / bank_rate * (made[g] * 6 + 0.3) for g, r in enumerate(me.rates)
-        )
+        value += self.rates_value(me.rates, made)
         value += w.road_length * min(me.road_length, 8)
         best_points = 0
         best_production = 0.0
+        players = state.players
         for q in range(game.n):
             if q != player:
-                best_points = max(best_points, state.players[q].points)
+                best_points = max(best_points, players[q].points)
                 best_production = max(best_production, productions[q][1])
         value -= w.opponent_points * best_points
         value -= w.opponent_production / max(1.0, w.production) * best_production
         return value
+
+    def rates_value(self, rates: Sequence[int], made: Sequence[float]) -> float:
+        """Trade rates better than the bank's, weighted by what the player produces of
+        each good (kept by rates and production)."""
+        key = (tuple(rates), tuple(made))
+        found = self._rates.get(key)
+        if found is None:
+            bank_rate = self.bank_rate
+            found = self.w.rates * sum(
+                [(bank_rate - r) / bank_rate * (made[g] * 6 + 0.3) for g, r in enumerate(rates)]
+            )
+            _keep(self._rates, key, found)
+        return found
 
     def hand_limit(self, game: Game, player: int) -> int:
         return hand_limit(game, player)
@@ -446,15 +629,20 @@ class Evaluator:
         p = self.odds.get(state.numbers[tile] or 0, 0.0)
         if not p:
             return 0.0
-        yields = game.tile_yields[tile]
+        if game.tile_yields is not self._yields:
+            self._board(game)
+        amounts = self._amounts
         harm = 0.0
         for i in self.topo.tile_corners[tile]:
             kind = state.building[i]
             if kind == EMPTY:
                 continue
             owner = state.owner[i]
-            made = yields[kind]
-            amount = sum(self.goods[g] * n for g, n in made.goods) + made.choice * self.mean_good
+            amount = amounts.get((tile, kind))
+            if amount is None:  # what the building makes there, valued (kept per board)
+                made = game.tile_yields[tile][kind]
+                worth = sum(self.goods[g] * n for g, n in made.goods)
+                amount = amounts[tile, kind] = worth + made.choice * self.mean_good
             if owner == player:
                 harm -= 2.0 * amount
             else:
