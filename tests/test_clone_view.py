@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -63,14 +64,14 @@ def test_state_copy_covers_every_field(midgame: Game) -> None:
     state = midgame.state
     copy = state.copy()
     assert copy.to_data() == state.to_data()
-    for name in state.__slots__:
+    for name in (f.name for f in dataclasses.fields(state)):
         value = getattr(state, name)
         if isinstance(value, (list, dict)) and value:
             assert getattr(copy, name) is not value, name
     for p, q in zip(state.players, copy.players, strict=True):
         assert all(
             getattr(q, n) is not getattr(p, n)
-            for n in p.__slots__
+            for n in (f.name for f in dataclasses.fields(p))
             if isinstance(getattr(p, n), (list, dict))
         )
 
@@ -252,3 +253,10 @@ def test_a_clone_taken_during_an_offer_keeps_the_offer_shared() -> None:
             g.answer(("decline",))
         assert g.pending.kind == "partner"
         assert ("partner", acceptor) in g.pending.options
+
+
+def test_a_shallow_copy_shares_every_attribute(midgame: Game) -> None:
+    new = midgame._shallow_copy()
+    if hasattr(midgame, "__dict__"):  # pure Python (a mypyc build has no __dict__)
+        assert vars(new).keys() == vars(midgame).keys()
+        assert all(getattr(new, k) is v for k, v in vars(midgame).items())

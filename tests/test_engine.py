@@ -138,6 +138,7 @@ def test_production_settlement_city_commodity_and_robber() -> None:
     assert held(game, BLUE).get("lumber") == 1 and held(game, BLUE).get("paper") == 1
     # Under the robber the tile yields nothing.
     game.state.robber = forest
+    game.refresh()  # a direct change of the board (Game.refresh)
     game.answer(("end",))
     roll(game, 1, number - 1)
     assert held(game, RED).get("lumber") == 1

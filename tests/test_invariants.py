@@ -323,7 +323,11 @@ def test_the_checker_names_each_corruption(game: Game, corrupt: Corruption) -> N
     patterns = corrupt(game)
     found = broken_invariants(game)
     missing = [p for p in patterns if not any(re.search(p, f) for f in found)]
-    unexpected = [f for f in found if not any(re.search(p, f) for p in patterns)]
+    # A corruption changes the board behind the engine's back: the answers it keeps for
+    # that board (ckdsl.engine.derived) may notice it too, rightly.
+    unexpected = [
+        f for f in found if not f.startswith("kept ") and not any(re.search(p, f) for p in patterns)
+    ]
     assert not missing and not unexpected, f"found {found}, expected {patterns}"
 
 

@@ -319,7 +319,7 @@ def _connected(env: Env, p: int, i: int) -> bool:
 
 @function("road_spots", (PLAYER,), list_of(EDGE), "where p may build a road now")
 def _road_spots(env: Env, p: int) -> list[int]:
-    return building.spots(env.game, p, "road")
+    return list(building.spots(env.game, p, "road"))
 
 
 # --- knights ------------------------------------------------------------------------------
@@ -592,8 +592,7 @@ def _discard(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> N
 def _move(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game, tile = env.game, number(clauses["to"])
     if args[0] == "robber":
-        game.state.robber = tile
-        game.log("robber", env.me, tile=tile)
+        pieces.move_robber(game, env.me, tile)
     else:
         pieces.move_merchant(game, number(clauses.get("by", env.me)), tile)
 

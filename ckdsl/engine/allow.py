@@ -10,6 +10,7 @@ runs against.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from ckdsl.engine.values import Value, Variables
@@ -41,7 +42,7 @@ def allowed(game: Game, move: str, player: int, **variables: Value) -> bool:
     return bool(condition(Env(game, player, variables)))
 
 
-def allowed_items(game: Game, move: str, player: int, var: str, items: list[V]) -> list[V]:
+def allowed_items(game: Game, move: str, player: int, var: str, items: Sequence[V]) -> Sequence[V]:
     """The items (places, tiles, cards...) for which ``move`` is allowed, each named
     ``var`` in the condition: the list itself when the move has no condition (the hot
     path lists roads and settlements at every main-phase decision)."""

@@ -6,9 +6,10 @@ card may grant until the end of the turn (a discount, a fixed price).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ckdsl.engine import board_rules, pieces
+from ckdsl.engine import derived, pieces
 from ckdsl.engine.allow import allowed_items
 from ckdsl.engine.compiled import Bundle, has
 from ckdsl.engine.decisions import Option, Verb
@@ -117,10 +118,10 @@ def build(game: Game, player: int, piece: str, at: int) -> None:
         pieces.place_wall(game, player, at)
 
 
-def spots(game: Game, player: int, piece: str) -> list[int]:
+def spots(game: Game, player: int, piece: str) -> Sequence[int]:
     """Where ``player`` may put ``piece`` (road, settlement, city, city_wall, knight) now,
     cost aside (card effects build for free)."""
-    state, topo = game.state, game.topo
+    state = game.state
     me = state.players[player]
     building = state.building
     if piece == "city":
@@ -130,13 +131,13 @@ def spots(game: Game, player: int, piece: str) -> list[int]:
         return [i for i in me.buildings if building[i] == SETTLEMENT] if me.supply["city"] else []
     if piece == "knight":
         basic = game.rules.knight_levels[0].id
-        return board_rules.knight_spots(topo, state, player) if me.supply[basic] else []
+        return derived.knight_spots(game, player) if me.supply[basic] else []
     if not me.supply[piece]:
         return []
     if piece == "road":
-        return board_rules.road_spots(topo, state, player)
+        return derived.road_spots(game, player)
     if piece == "settlement":
-        return board_rules.settlement_spots(topo, state, player)
+        return derived.settlement_spots(game, player)
     return [i for i in me.buildings if building[i] == CITY and not state.wall[i]]
 
 

@@ -56,6 +56,11 @@ class Production:
     goods: Bundle
     choice: int  # how many resources of choice (gold)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Production:
+        """Immutable: a deep copy of a game shares it (and a mypyc-compiled frozen
+        dataclass cannot be rebuilt field by field, as deepcopy would)."""
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class Track:
@@ -99,6 +104,11 @@ class Card:
     points: int
 
 
+ProgramsRef: TypeAlias = "Programs"
+"""The compiled programs' type by a name that exists at run time (mypyc gives a
+dataclass field's class to ``dataclass`` by name, and ``Programs`` is imported only for
+type checking)."""
+
 Param: TypeAlias = "int | float | str | bool | tuple[str, ...]"
 """The value of a parameter of the rule set (rules/schema: numbers, flags, names)."""
 
@@ -138,7 +148,7 @@ class CompiledRules:
     longest_road_points: int
     longest_road_min: int
     params: Mapping[str, Param]
-    programs: Programs
+    programs: ProgramsRef
     counters: Mapping[str, tuple[str, str, int]]  # id -> (per game|player, reset never|turn, start)
     phases: Mapping[str, frozenset[str]]  # phase id -> the moves and actions allowed in it
 

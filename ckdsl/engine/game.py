@@ -16,10 +16,12 @@ them, a card's effect waiting for a choice) waits in ``state.queue`` as plain tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
 
 from ckdsl.dsl import runtime
 from ckdsl.engine import (
@@ -27,6 +29,7 @@ from ckdsl.engine import (
     barbarians,
     building,
     cards,
+    derived,
     hands,
     improvements,
     knights,
@@ -58,6 +61,7 @@ from ckdsl.engine.tasks import (
     HookTask,
     Task,
 )
+from ckdsl.engine.values import Variables
 from ckdsl.engine.view import PlayerView
 from ckdsl.events import EventKind
 from ckdsl.rng import Stream, derive, streams
@@ -71,6 +75,7 @@ Event = dict[str, Any]
 """A logged event: {"event": name, "player": who, ...details}."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # mypyc: Game.__new__ skips __init__
 class Game:
     """One game on one board under one compiled rule set."""
 
@@ -157,6 +162,11 @@ class Game:
                 for cid, (per, _, start) in rules.counters.items()
             },
         )
+        # Answers of the board rules kept until the board changes (``ckdsl.engine.derived``),
+        # under the stamp of the board they were computed on; clones share the table.
+        self.derived: dict[derived.Key, tuple[int, Any]] = {}
+        self.board_stamp = derived.new_stamp()
+        self.yield_stamps: dict[int, int] = {}
         self.index_numbers()
         self._decision: Decision | None = None
         self._settled = False  # nothing is due but the turn's decision (see ``pending``)
@@ -180,8 +190,7 @@ class Game:
         and copies the state, the history, the log and the random streams: playing on the
         copy never changes this game. ``log``: keep a log in the copy (default: as this
         game does; a copy without a log starts with none)."""
-        new = Game.__new__(Game)
-        new.__dict__.update(self.__dict__)
+        new = self._shallow_copy()
         new.state = self.state.copy()
         new.history = self.history[:]
         new.logging = self.logging if log is None else log
@@ -192,12 +201,33 @@ class Game:
     def with_state(self, state: GameState) -> Game:
         """A game on this one's rules and board in ``state`` (not copied), without
         history or log: a determinization (``PlayerView.determinize``) or a position."""
-        new = Game.__new__(Game)
-        new.__dict__.update(self.__dict__)
+        new = self._shallow_copy()
         new.state = state
         new.history, new.events, new.logging, new._listeners = [], [], False, ()
         new._decision, new._settled, new._win_checked = None, False, -1
         new.index_numbers()
+        return new
+
+    def _shallow_copy(self) -> Game:
+        """A new game sharing every attribute of this one (``clone`` and ``with_state``
+        then replace what must not be shared). Written out attribute by attribute: under
+        mypyc a game has no ``__dict__`` (tests/test_clone_view.py checks none is missed)."""
+        new = Game.__new__(Game)  # no __init__ (mypyc: allow_interpreted_subclasses)
+        new.rules, new.topo, new.layout, new.n = self.rules, self.topo, self.layout, self.n
+        new.terrain, new.tile_yields, new._orders = self.terrain, self.tile_yields, self._orders
+        new.harbor_at, new.setup_order = self.harbor_at, self.setup_order
+        new.state, new.tiles_by_number = self.state, self.tiles_by_number
+        new.derived, new.board_stamp = self.derived, self.board_stamp
+        new.yield_stamps = self.yield_stamps
+        new._decision, new._settled = self._decision, self._settled
+        new.points_changes, new.hook_depth = self.points_changes, self.hook_depth
+        new.hooks_run = self.hooks_run
+        new._win_checked, new._win_current = self._win_checked, self._win_current
+        new.history, new.events, new.logging = self.history, self.events, self.logging
+        new._listeners = self._listeners
+        new.handlers, new.task_options = self.handlers, self.task_options
+        new.auto_tasks, new.main_verbs = self.auto_tasks, self.main_verbs
+        new.main_options = self.main_options
         return new
 
     def view(self, player: int) -> PlayerView:
@@ -212,13 +242,25 @@ class Game:
         when a listener wants it."""
         self._listeners = (*self._listeners, (events, listener))
 
+    def board_changed(self) -> None:
+        """Every change of where pieces stand comes here: where a piece may go and where a
+        knight reaches (``ckdsl.engine.derived``) may have changed."""
+        self.board_stamp = derived.new_stamp()
+
+    def yields_changed(self, tiles: Iterable[int]) -> None:
+        """A building next to ``tiles`` changed, or the robber left or entered one: what
+        their numbers produce (``ckdsl.engine.derived``) may have changed. A new table of
+        stamps, not a change of the old one, which clones share."""
+        numbers = self.state.numbers
+        changed = {numbers[t]: derived.new_stamp() for t in tiles if numbers[t] is not None}
+        self.yield_stamps = {**self.yield_stamps, **changed}  # type: ignore[dict-item]
+
     def index_numbers(self) -> None:
-        """Which tiles carry each number (again after the Inventor swaps two tokens)."""
-        by_number: dict[int, list[int]] = {}
-        for tile, number in enumerate(self.state.numbers):
-            if number is not None:
-                by_number.setdefault(number, []).append(tile)
-        self.tiles_by_number = {n: tuple(ts) for n, ts in by_number.items()}
+        """Which tiles carry each number (again after the Inventor swaps two tokens), and
+        new stamps for what every number and every piece allows."""
+        self.tiles_by_number = derived.tiles_by_number(self.state.numbers)
+        self.yield_stamps = {n: derived.new_stamp() for n in self.tiles_by_number}
+        self.board_changed()
 
     # --- the decision path -----------------------------------------------------------
 
@@ -271,6 +313,7 @@ class Game:
         self._decision = None
         self._settled = False
         self._win_checked = -1  # the points may have been set directly
+        self.index_numbers()  # and the pieces
         if list_now:
             self._decision = self._advance()
 
@@ -341,9 +384,9 @@ class Game:
 
     # --- shared helpers ----------------------------------------------------------------
 
-    run_hook = runtime.run_hook
-    """Run the rule set's hook ``hook`` for ``me`` now: ``game.run_hook(hook, me,
-    variables=None)`` (``ckdsl.dsl.runtime.run_hook``, called without a layer between)."""
+    def run_hook(self, hook: str, me: int, variables: Variables | None = None) -> None:
+        """Run the rule set's hook ``hook`` for ``me`` now (``ckdsl.dsl.runtime.run_hook``)."""
+        runtime.run_hook(self, hook, me, variables)
 
     def push(self, *tasks: Task) -> None:
         """Queue ``tasks`` before any work already waiting (they follow from what is being

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ckdsl.engine import derived
+from ckdsl.engine.board_rules import longest_road
 from ckdsl.engine.progress import hand_limit
 from ckdsl.engine.state import CITY, DAMAGED, NOBODY, SETTLEMENT
 
@@ -25,6 +27,7 @@ def broken_invariants(game: Game) -> list[str]:
     _knights(game, out)
     _cards(game, out)
     _board(game, out)
+    _kept(game, out)
     return out
 
 
@@ -122,3 +125,17 @@ def _board(game: Game, out: list[str]) -> None:
     for p, me in enumerate(state.players):
         if any(not 0 <= lv <= len(t.levels) for lv, t in zip(me.levels, rules.tracks, strict=True)):
             out.append(f"player {p}: an improvement level outside its track")
+
+
+def _kept(game: Game, out: list[str]) -> None:
+    """What the engine keeps up to date as the game goes equals a count from scratch: the
+    board rules' kept answers (``ckdsl.engine.derived``), each player's longest road, the
+    tiles of each number."""
+    out += derived.stale_entries(game)
+    state = game.state
+    for p, me in enumerate(state.players):
+        length = longest_road(game.topo, state, p)
+        if me.road_length != length:
+            out.append(f"player {p}: longest road {me.road_length} tracked, {length} counted")
+    if derived.tiles_by_number(state.numbers) != game.tiles_by_number:
+        out.append("the tiles indexed by number are not those carrying each number")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl.engine import board_rules, pieces
+from ckdsl.engine import derived, pieces
 from ckdsl.engine.allow import Env, allowed, allowed_items
 from ckdsl.engine.building import cost_of, try_build
 from ckdsl.engine.compiled import has
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:
-    state, topo, rules = game.state, game.topo, game.rules
+    state, rules = game.state, game.rules
     me = state.players[player]
     hand, supply = me.hand, me.supply
     levels = rules.knight_levels
@@ -33,7 +33,7 @@ def main_options(game: Game, player: int, options: list[Option]) -> None:
     if state.modifiers:  # a card's price for knights this turn
         price = cost_of(game, player, "knight", price)[0]
     if supply[levels[0].id] and has(hand, price):
-        spots = board_rules.knight_spots(topo, state, player)
+        spots = derived.knight_spots(game, player)
         options += [("knight", i) for i in allowed_items(game, "knight", player, "i", spots)]
     if not me.knights:
         return
@@ -97,7 +97,7 @@ class _Moves:
         move, displace = self.move, self.displace
         moving, ousting = self.moving, self.ousting
         moving.vars["k"] = ousting.vars["k"] = i
-        for j in board_rules.knight_reach(game.topo, state, player, i):
+        for j in derived.knight_reach(game, player, i):
             other = knight[j]
             if other == NOBODY:
                 if move is not _NEVER and building[j] == EMPTY:
@@ -232,7 +232,7 @@ def displace_to_network(game: Game, owner: int, level: int, active: bool, was: i
 
 
 def _relocation_spots(game: Game, owner: int, was: int) -> list[int]:
-    return [i for i in board_rules.knight_spots(game.topo, game.state, owner) if i != was]
+    return [i for i in derived.knight_spots(game, owner) if i != was]
 
 
 def _relocate_options(game: Game, task: Task) -> tuple[Option, ...]:

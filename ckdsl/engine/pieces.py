@@ -49,6 +49,8 @@ def place_building(game: Game, player: int, i: int, kind: int) -> None:
         game.add_points(player, points["city" if kind == CITY else "settlement"])
         _harbor(game, player, i)
     state.building[i] = kind
+    game.board_changed()
+    game.yields_changed(game.topo.inter_tiles[i])
     game.log("build", player, piece=BUILDING_PIECE[kind], at=i)
     if before == EMPTY:  # it may cut another's road (docs/rules.md, "The longest road")
         _recount_roads_through(game, i, player)
@@ -73,6 +75,7 @@ def reduce_city(game: Game, i: int, *, damaged: bool) -> None:
         state.building[i] = SETTLEMENT
     else:
         return  # no settlement piece to put in its place
+    game.yields_changed(game.topo.inter_tiles[i])
     game.add_points(player, points["settlement"] - points["city"])
     game.log("pillaged", player, at=i, damaged=damaged)
 
@@ -112,6 +115,7 @@ def place_road(game: Game, player: int, edge: int) -> None:
     me = state.players[player]
     me.roads.append(edge)
     me.supply["road"] -= 1
+    game.board_changed()
     game.log("build", player, piece="road", at=edge)
     me.road_length = board_rules.longest_road(game.topo, state, player)
     award_longest_road(game)
@@ -125,6 +129,7 @@ def remove_road(game: Game, edge: int) -> None:
     state.road[edge] = NOBODY
     me.roads.remove(edge)
     me.supply["road"] += 1
+    game.board_changed()
     game.log("removed", player, piece="road", at=edge)
     me.road_length = board_rules.longest_road(game.topo, state, player)
     award_longest_road(game)
@@ -143,6 +148,7 @@ def place_knight(game: Game, player: int, i: int, level: int, active: bool) -> N
     state.knight_level[i] = level
     state.knight_active[i] = active
     state.knight_flags[i] = 0
+    game.board_changed()
     game.log("knight", player, at=i, level=level_id, active=active)
     _recount_roads_through(game, i, player)
 
@@ -158,6 +164,7 @@ def remove_knight(game: Game, i: int) -> tuple[int, bool]:
     state.knight_level[i] = 0
     state.knight_active[i] = False
     state.knight_flags[i] = 0
+    game.board_changed()
     game.log("knight_removed", player, at=i, level=level_id)
     _recount_roads_through(game, i, player)
     return level, active
@@ -174,6 +181,7 @@ def move_knight(game: Game, i: int, j: int) -> None:
     state.knight_level[j], state.knight_level[i] = state.knight_level[i], 0
     state.knight_active[j], state.knight_active[i] = state.knight_active[i], False
     state.knight_flags[j], state.knight_flags[i] = state.knight_flags[i], 0
+    game.board_changed()
     _recount_roads_through(game, i, player)
     _recount_roads_through(game, j, player)
 
@@ -201,9 +209,12 @@ def activate_knight(game: Game, i: int) -> None:
 
 def _recount_roads_through(game: Game, i: int, player: int) -> None:
     """A piece of ``player`` arrived on ``i`` or left it: the roads of others through it
-    are broken or join up again (docs/rules.md, "The longest road")."""
+    are broken or join up again (docs/rules.md, "The longest road"). Only a player with
+    two roads meeting at ``i`` has a road through it: one road ending there may end
+    there whoever stands on it."""
     state, topo = game.state, game.topo
-    others = {state.road[e] for e in topo.inter_edges[i]} - {player, NOBODY}
+    at = [state.road[e] for e in topo.inter_edges[i]]
+    others = {q for q in at if q != player and q != NOBODY and at.count(q) > 1}
     for q in others:
         state.players[q].road_length = board_rules.longest_road(topo, state, q)
     if others:
@@ -274,6 +285,14 @@ def refresh_rates(game: Game, player: int) -> None:
 def refresh_all_rates(game: Game) -> None:
     for p in range(game.n):
         refresh_rates(game, p)
+
+
+def move_robber(game: Game, player: int, tile: int) -> None:
+    """``player`` moves the robber to ``tile`` (docs/rules.md, "The robber"): the tile
+    produces nothing while it stands there."""
+    game.yields_changed((game.state.robber, tile))
+    game.state.robber = tile
+    game.log("robber", player, tile=tile)
 
 
 def move_merchant(game: Game, player: int, tile: int) -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ckdsl.engine import derived
 from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.hands import transfer_all
-from ckdsl.engine.state import EMPTY, NOBODY
+from ckdsl.engine.state import NOBODY
 from ckdsl.engine.tasks import GoldTask, Task
 
 if TYPE_CHECKING:
@@ -21,27 +22,10 @@ if TYPE_CHECKING:
 
 
 def produce(game: Game, roller: int, number: int) -> None:
-    state, rules, topo = game.state, game.rules, game.topo
-    owed: dict[int, dict[int, int]] = {}
-    gold: list[tuple[int, int]] = []
-    building, owner_of = state.building, state.owner
-    for tile in game.tiles_by_number.get(number, ()):
-        if tile == state.robber:
-            continue
-        yields = game.tile_yields[tile]
-        for i in topo.tile_corners[tile]:
-            kind = building[i]
-            if kind == EMPTY:
-                continue
-            owner = owner_of[i]
-            production = yields[kind]
-            mine = owed.get(owner)
-            if mine is None:
-                mine = owed[owner] = {}
-            for g, amount in production.goods:
-                mine[g] = mine.get(g, 0) + amount
-            if production.choice:
-                gold.append((owner, production.choice))
+    state, rules = game.state, game.rules
+    yields, chosen = derived.production(game, number)
+    owed = {owner: dict(goods) for owner, goods in yields}
+    gold = list(chosen)
     bank = state.bank
     totals: dict[int, int] = {}
     for due in owed.values():

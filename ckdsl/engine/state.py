@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ckdsl.engine.tasks import Modifier, Task
@@ -111,10 +111,8 @@ class GameState:
 
     def to_data(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
-        data = {name: getattr(self, name) for name in self.__slots__}
-        data["players"] = [
-            {name: getattr(p, name) for name in PlayerState.__slots__} for p in self.players
-        ]
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["players"] = [{f.name: getattr(p, f.name) for f in fields(p)} for p in self.players]
         return data
 
     def copy(self) -> GameState:

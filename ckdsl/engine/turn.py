@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl import rng
-from ckdsl.engine import cards, progress
+from ckdsl.engine import cards, pieces, progress
 from ckdsl.engine.allow import Env, allowed_items
 from ckdsl.engine.decisions import Asked, Decision, Option, Verb
 from ckdsl.engine.frames import count_down
 from ckdsl.engine.hands import move_one, steal
-from ckdsl.engine.pieces import refresh_rates
 from ckdsl.engine.state import NOBODY
 from ckdsl.engine.tasks import (
     BeginTurnTask,
@@ -113,10 +112,8 @@ def _robber_options(game: Game, task: Task) -> tuple[Option, ...]:
 
 
 def _on_robber(game: Game, player: int, option: Option) -> None:
-    state = game.state
-    state.robber = option[1]
-    game.log("robber", player, tile=option[1])
-    state.queue[0] = StealTask("steal", player)
+    pieces.move_robber(game, player, option[1])
+    game.state.queue[0] = StealTask("steal", player)
 
 
 def victims(game: Game, player: int, tile: int) -> list[int]:
@@ -203,7 +200,7 @@ def close_turn(game: Game) -> None:
         holders = {mod["player"] for mod in state.modifiers if not mod.get("always")}
         state.modifiers = [mod for mod in state.modifiers if mod.get("always")]
         for p in holders:
-            refresh_rates(game, p)
+            pieces.refresh_rates(game, p)
 
 
 def _begin_turn(game: Game, task: Task) -> None:

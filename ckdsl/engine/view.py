@@ -151,11 +151,18 @@ class PlayerView:
         """A complete game consistent with this view, the hidden parts drawn with ``rng``:
         the opponents' hands from the goods neither in the bank nor in this player's hand,
         their progress cards and the decks' order from the cards not seen, and new random
-        streams. Built from the masked ``state`` only, so it cannot depend on what this
-        player does not know. Without a log or history; its pending decision is listed
+        streams. Every hidden part is dealt anew from what this player may know (the
+        masked ``state``'s counts), so it cannot depend on the rest: when the masked copy
+        was not made, the full state is copied once and each hidden part overwritten
+        (tests/test_clone_view.py: two games differing only in hidden cards give the same
+        determinization). Without a log or history; its pending decision is listed
         anew (the same player and kind; the options may differ where they depend on
         what is hidden)."""
-        state = self.state.copy()
+        if self._state is not None:
+            state = self._state.copy()
+        else:  # one copy, not two: every hidden part is dealt anew below
+            state = self._game.state.copy()
+            state.fixed_rolls = []
         _deal_goods(self, state, rng)
         _deal_cards(self, state, rng)
         state.rng = {name: rng.getrandbits(64) for name in GAME_STREAMS}
@@ -201,8 +208,11 @@ def _deal_cards(view: PlayerView, state: GameState, rng: random.Random) -> None:
     seen.update(_cards_in_play(state.queue))
     sizes = view.deck_sizes
     held: list[str] = []
-    for d, deck in enumerate(rules.decks):
-        unseen = _shuffled(list((Counter(deck.cards) - seen).elements()), rng)
+    for d, (cards, in_deck) in enumerate(_deck_cards(rules)):
+        if seen and any(card in in_deck for card in seen):
+            unseen = _shuffled(list((in_deck - seen).elements()), rng)
+        else:
+            unseen = _shuffled(cards, rng)
         to_hands = len(unseen) - sizes[d]
         rest: list[str] = []
         for card in unseen:
@@ -219,6 +229,18 @@ def _deal_cards(view: PlayerView, state: GameState, rng: random.Random) -> None:
         if q != view.player:
             p.progress = held[at : at + counts[q]]
             at += counts[q]
+
+
+_DECKS: dict[int, tuple[object, list[tuple[list[str], Counter[str]]]]] = {}
+
+
+def _deck_cards(rules: CompiledRules) -> list[tuple[list[str], Counter[str]]]:
+    """Each deck's cards grouped as ``Counter.elements`` lists them, and counted."""
+    found = _DECKS.get(id(rules))
+    if found is None or found[0] is not rules:
+        counted = [Counter(deck.cards) for deck in rules.decks]
+        found = _DECKS[id(rules)] = (rules, [(list(c.elements()), c) for c in counted])
+    return found[1]
 
 
 def _shuffled(items: list[_T], rng: random.Random) -> list[_T]:
