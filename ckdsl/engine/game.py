@@ -252,8 +252,8 @@ class Game:
         their numbers produce (``ckdsl.engine.derived``) may have changed. A new table of
         stamps, not a change of the old one, which clones share."""
         numbers = self.state.numbers
-        changed = {numbers[t]: derived.new_stamp() for t in tiles if numbers[t] is not None}
-        self.yield_stamps = {**self.yield_stamps, **changed}  # type: ignore[dict-item]
+        changed = {n: derived.new_stamp() for n in (numbers[t] for t in tiles) if n is not None}
+        self.yield_stamps = {**self.yield_stamps, **changed}
 
     def index_numbers(self) -> None:
         """Which tiles carry each number (again after the Inventor swaps two tokens), and
