@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from ckdsl.bots import RandomBot
 from ckdsl.engine import derived, pieces
 from ckdsl.engine.game import Game
+from ckdsl.engine.invariants import broken_invariants
 from ckdsl.engine.state import NOBODY
 from ckdsl.session import GameSetup, play, start
 
@@ -42,6 +43,26 @@ def test_kept_answers_equal_a_count_from_scratch_after_every_answer(
         assert derived.stale_entries(game) == []
         checked += derived.current_entries(game)
     assert checked > 100  # answers kept for the board that stood were compared
+
+
+SOAK_GAMES = 200
+"""Random games of the differential test in the suite (benchmarks/soak.py plays a thousand
+and more, with every invariant after every answer)."""
+
+
+def test_kept_answers_stay_exact_over_two_hundred_random_games() -> None:
+    checked = answers = 0
+    for seed in range(SOAK_GAMES):
+        game, bots = random_game(10_000 + seed, 3 + seed % 2)
+        while game.pending.kind != "over":
+            decision = game.pending
+            game.answer(bots[decision.player].choose(game.view(decision.player)))
+            stale = derived.stale_entries(game)
+            assert stale == [], f"seed {10_000 + seed}, answer {len(game.history)}: {stale}"
+            checked += derived.current_entries(game)
+            answers += 1
+        assert broken_invariants(game) == []
+    assert checked > answers  # on average, more than one kept answer compared per answer
 
 
 @pytest.fixture
