@@ -43,6 +43,7 @@ from pathlib import Path
 from types import CellType, CodeType, FunctionType, MappingProxyType, ModuleType
 from typing import Any
 
+from ckdsl.files import write_whole
 from ckdsl.paths import SCHEMA_KINDS, cache_dir, grammars_dir, package_dir, schema_file
 from ckdsl.stamps import Stamp, all_current, content_digest
 
@@ -99,7 +100,10 @@ def store(kind: str, key: str, stamps: Iterable[Stamp], value: object) -> None:
         pickle.loads(data[start:])  # what cannot be read back (a native class) is not kept
     except Exception:  # what cannot be pickled, or unpickled, is not cached
         return
-    _write(file, data)
+    try:
+        write_whole(file, data)  # a reader sees the old entry or the new one
+    except OSError:
+        return
     COUNTS[kind, "store"] += 1
     _prune(file.parent, kind)
 
@@ -137,23 +141,6 @@ def _read(file: Path, kind: str, key: str) -> tuple[Any, tuple[Stamp, ...]] | No
         if enabled:
             gc.enable()
     return value, tuple(stamps)
-
-
-def _write(file: Path, data: bytes) -> None:
-    """Write ``file`` whole or not at all: a reader sees the old entry or the new one."""
-    import tempfile
-
-    try:
-        handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=".", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, file)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
 
 
 def _prune(folder: Path, kind: str) -> None:

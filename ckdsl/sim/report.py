@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from ckdsl.files import write_whole
 from ckdsl.sim.compare import (
     Comparison,
     ComparisonReport,
@@ -937,7 +938,5 @@ def write_html(
     """Write :func:`render_html` to ``path`` (through a temporary file, then renamed)."""
     target = Path(path)
     text = render_html(report, run=run)
-    temporary = target.with_name(f".{target.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(target)
+    write_whole(target, text.encode("utf-8"))
     return target

@@ -46,6 +46,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.files import sync_folder, write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.sim.experiment import Key, Row
 from ckdsl.sim.metrics import arrow_type
@@ -138,25 +139,6 @@ def package_versions() -> dict[str, str | None]:
 
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):  # not every platform can open a folder
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
 
 
 def _number(chunk: Path) -> int:
@@ -358,7 +340,7 @@ class Store:
             }
         text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
         try:
-            _write_atomic(path, text.encode("utf-8"))
+            write_whole(path, text.encode("utf-8"), sync=True)
         except OSError as exc:
             raise _error(folder, f"cannot write to the results folder: {exc.strerror}") from None
         return manifest
@@ -415,7 +397,7 @@ class Store:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             raise _error(self.path, f"cannot write results: {exc.strerror}") from None
-        _fsync_dir(self.path)
+        sync_folder(self.path)
         self._next += 1
         return final
 
@@ -466,7 +448,7 @@ class Store:
             self._write_table(pa.concat_tables(tables))
             for path in paths:
                 path.unlink()
-            _fsync_dir(self.path)
+            sync_folder(self.path)
             fewer += len(paths) - 1
         return fewer
 
