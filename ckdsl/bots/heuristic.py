@@ -220,7 +220,8 @@ class HeuristicBot:
             copy = game.clone(log=False)
             copy.state.rng["dice"] = self.rng.getrandbits(64)
             rolled += self.after(copy, me, ("roll",), 1) / 3
-        best, best_value = ("roll",), rolled
+        best: Option = ("roll",)  # typed: mypyc would narrow it to a 1-tuple of str
+        best_value = rolled
         for option in plays:
             value = self.after(game, me, option, 2)
             if value > best_value:
