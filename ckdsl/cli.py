@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -35,6 +35,7 @@ from ckdsl.paths import SCHEMA_KINDS
 # pays only for what it uses (the DSL compiler, jsonschema and Lark take most of a start).
 
 if TYPE_CHECKING:
+    from ckdsl.engine.decisions import Option
     from ckdsl.engine.game import Game
     from ckdsl.rules.ruleset import RuleSet
 
@@ -125,8 +126,10 @@ def cli() -> None:
       ckdsl l10n check                is every language complete?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
       ckdsl play --seed 7 --lang fr   four heuristic bots play a game, logged in French
-      ckdsl replay game.json          a saved game, played again
+      ckdsl replay game.json --step   a saved game, played again turn by turn
+      ckdsl watch --svg now.svg       bots play, one turn at a time
       ckdsl board --svg board.svg     the board, with the ids answers use
+      ckdsl board --save game.json --at 300 --svg b.svg   a saved game's position
       ckdsl scenario tests/scenarios  run rule examples
     """
 
@@ -339,15 +342,50 @@ def play(
 
 @cli.command()
 @click.argument("save", type=click.Path(path_type=Path))
+@click.option(
+    "--step",
+    is_flag=True,
+    help="One turn at a time: its log and everyone's status, then wait for Enter (when "
+    "input is not a terminal, every turn in a row).",
+)
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(path_type=Path),
+    help="With --step: rewrite this board picture after every turn.",
+)
 @_lang_option("Language of the game log.")
 @_json_option
-def replay(save: Path, lang: str, as_json: bool) -> None:
+def replay(save: Path, step: bool, svg_path: Path | None, lang: str, as_json: bool) -> None:
     """Replay a save file and print its log and the final scores again."""
     from ckdsl.session import load_rules
     from ckdsl.session import replay as replay_save
 
+    if step:
+        if as_json:
+            raise click.UsageError("--step shows turns in words: not with --json")
+        _replay_steps(save, svg_path, lang)
+        return
+    if svg_path is not None:
+        raise click.UsageError("--svg goes with --step (or use `ckdsl board --save`)")
     game, setup = replay_save(save)
     _print_game(game, lang, load_rules(setup.rules).ruleset, as_json)
+
+
+def _replay_steps(save: Path, svg_path: Path | None, lang: str) -> None:
+    from ckdsl.commands.board import show_steps
+    from ckdsl.session import load_rules, open_replay, saved_option
+    from ckdsl.table.watch import steps
+
+    game, setup, answers = open_replay(save)
+    catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
+
+    def given() -> Iterator[Option]:
+        for number, text in enumerate(answers, start=1):
+            yield saved_option(game, save, number, text)
+
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    show_steps(game, catalog, steps(game, catalog, given()), svg_path, 0.0, wait=interactive)
 
 
 @cli.command()
@@ -370,46 +408,6 @@ def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
         click.echo(passed_line(outcomes), err=True)
     if any(o.status != "pass" for o in outcomes):
         sys.exit(EXIT_FINDINGS)
-
-
-@cli.command()
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
-@click.option("--seed", type=int, default=None, help="Draw a random layout with this seed.")
-@click.option("--layout", default=None, help="A fixed layout of the map (e.g. beginner).")
-@click.option("--svg", "svg_path", type=click.Path(path_type=Path), help="Write a picture.")
-@_json_option
-def board(
-    map_name: str, seed: int | None, layout: str | None, svg_path: Path | None, as_json: bool
-) -> None:
-    """Show a board with the ids answers use: tiles, intersections, edges ("12-13")."""
-    from ckdsl.board import fixed_layout, random_layout
-    from ckdsl.board.svg import render_svg
-    from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing
-    from ckdsl.session import load_board
-
-    if seed is not None and layout is not None:
-        raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
-    spec, topology = load_board(map_name)
-    layout, seed = default_drawing(spec, layout, seed)
-    try:
-        drawn = (
-            fixed_layout(spec, topology, layout)
-            if layout is not None
-            else random_layout(spec, topology, seed or 0)
-        )
-    except KeyError as exc:
-        raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
-    if svg_path is not None:
-        title = board_title(spec, layout, seed)
-        try:
-            svg_path.write_text(render_svg(topology, drawn, title=title), encoding="utf-8")
-        except OSError as exc:
-            raise click.FileError(str(svg_path), hint=exc.strerror or str(exc)) from None
-        click.echo(f"wrote {svg_path}", err=True)
-    elif as_json:
-        click.echo(json.dumps(board_json(spec, topology, drawn, layout, seed), indent=1))
-    else:
-        _echo_lines(board_lines(spec, topology, drawn, layout, seed))
 
 
 def _register() -> None:

@@ -17,6 +17,9 @@ def write_whole(path: Path, data: bytes, *, sync: bool = False) -> None:
 
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600): give it the mode the file had, or the one
+        # a new file gets, so a picture or a report stays readable as before.
+        os.chmod(temporary, _mode_for(path))
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             if sync:
@@ -29,6 +32,15 @@ def write_whole(path: Path, data: bytes, *, sync: bool = False) -> None:
         raise
     if sync:
         sync_folder(path.parent)
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:  # a new file: what open() would give it under the umask
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def sync_folder(folder: Path) -> None:

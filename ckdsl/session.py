@@ -21,7 +21,7 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.dsl.compiler import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
 from ckdsl.engine.compiled import CompiledRules, compile_rules
-from ckdsl.engine.decisions import IllegalAnswer
+from ckdsl.engine.decisions import IllegalAnswer, Option
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
@@ -260,26 +260,57 @@ def read_save(path: Path) -> tuple[GameSetup, JsonObject]:
     return setup, data
 
 
-def replay(path: Path) -> tuple[Game, GameSetup]:
-    """Replay a save file to its final state; refuses saves of other rules or bad answers."""
+def saved_answers(path: Path) -> int:
+    """How many answers a save file holds (raises CkdslError as ``read_save`` does)."""
+    return len(arr(read_save(path)[1]["answers"]))
+
+
+def replay(path: Path, upto: int | None = None) -> tuple[Game, GameSetup]:
+    """Replay a save file to its final state, or to its position after ``upto`` answers
+    (not past its end: ``saved_answers`` says how many it has); refuses saves of other
+    rules or bad answers."""
+    game, setup, answers = open_replay(path)
+    for number, text in enumerate(answers[:upto], start=1):
+        replay_answer(game, path, number, text)
+    digest = (
+        read_save(path)[1].get("state_digest") if upto is None or upto >= len(answers) else None
+    )
+    if digest is not None and digest != game.state.digest():
+        message = "the replayed game does not reach the saved final state (edited save?)"
+        raise CkdslError([Diagnostic(str(path), 0, 0, message)])
+    return game, setup
+
+
+def open_replay(path: Path) -> tuple[Game, GameSetup, list[str]]:
+    """A save's game at its start, its setup and its answers, to be replayed one by one
+    (``replay_answer``); refuses a save of other rules than the ones it names have now."""
     setup, data = read_save(path)
-    where = str(path)
     game = start(setup)
     if data.get("ruleset_hash") != game.rules.ruleset_hash:
         message = (
             f"this game was saved under other rules than '{setup.rules}' has now "
             "(the rule set's hash differs); replay it with the rules it was played under"
         )
-        raise CkdslError([Diagnostic(where, 1, 1, message)])
-    for number, answer in enumerate(arr(data["answers"]), start=1):
-        text = as_text(answer)
-        try:
-            game.answer(parse_answer(game, text))
-        except IllegalAnswer as exc:
-            message = f"answer {number} ('{text}') cannot be replayed: {exc.reason}"
-            raise CkdslError([Diagnostic(where, 0, 0, message)]) from None
-    digest = data.get("state_digest")
-    if digest is not None and digest != game.state.digest():
-        message = "the replayed game does not reach the saved final state (edited save?)"
-        raise CkdslError([Diagnostic(where, 0, 0, message)])
-    return game, setup
+        raise CkdslError([Diagnostic(str(path), 1, 1, message)])
+    return game, setup, [as_text(answer) for answer in arr(data["answers"])]
+
+
+def replay_answer(game: Game, path: Path, number: int, text: str) -> None:
+    """Give the save's answer ``number`` (from 1); a CkdslError names it if refused."""
+    try:
+        game.answer(parse_answer(game, text))
+    except IllegalAnswer as exc:
+        raise _refused(path, number, text, exc) from None
+
+
+def saved_option(game: Game, path: Path, number: int, text: str) -> Option:
+    """The option the save's answer ``number`` names now; a CkdslError if none."""
+    try:
+        return parse_answer(game, text)
+    except IllegalAnswer as exc:
+        raise _refused(path, number, text, exc) from None
+
+
+def _refused(path: Path, number: int, text: str, exc: IllegalAnswer) -> CkdslError:
+    message = f"answer {number} ('{text}') cannot be replayed: {exc.reason}"
+    return CkdslError([Diagnostic(str(path), 0, 0, message)])

@@ -1,5 +1,6 @@
 """The command-line tool's commands beyond the core ones in ``ckdsl.cli``, one module
-per command (``bots``, ``tournament``, ``simulate``, ``compare``), and what they share
+per command or two (``board`` and ``watch``, ``bots``, ``tournament``, ``simulate``,
+``compare``), and what they share
 (``common``). Each module imports only Click at the top: the libraries a command needs
 (pandas, pyarrow, matplotlib, Dask) load when it runs, so ``ckdsl --help`` stays fast."""
 
@@ -10,7 +11,7 @@ import importlib
 import click
 
 # The modules of the commands, each exporting ``COMMANDS`` (a list of Click commands).
-MODULES = ("bots", "simulate", "compare", "tournament")
+MODULES = ("board", "bots", "simulate", "compare", "tournament")
 
 
 def registered() -> list[click.Command]:

@@ -54,18 +54,29 @@ def game_json(game: Game) -> GameReport:
     }
 
 
-def game_lines(game: Game, catalog: Catalog) -> list[str]:
-    """The log in the catalog's language, a blank line, then the final scores.
-
-    Roads are placed on edges, which read as their two intersections ("12-13"); every
-    other piece sits on an intersection, named by its number."""
+def log_renderer(game: Game, catalog: Catalog) -> EventRenderer:
+    """The renderer of ``game``'s events in the catalog's language. Roads are placed on
+    edges, which read as their two intersections ("12-13"); every other piece sits on an
+    intersection, named by its number."""
 
     def place(piece: str, at: int) -> str:
         return edge_name(game, at) if piece == "road" else str(at)
 
-    renderer = EventRenderer(catalog, colours(game), place)
+    return EventRenderer(catalog, colours(game), place)
+
+
+def game_lines(game: Game, catalog: Catalog) -> list[str]:
+    """The log in the catalog's language, a blank line, then the final scores."""
+
+    renderer = log_renderer(game, catalog)
     lines = [line for line in map(renderer.render, game.events) if line is not None]
-    lines += ["", catalog.message("final_scores")]
+    return [*lines, "", *score_lines(game, catalog)]
+
+
+def score_lines(game: Game, catalog: Catalog) -> list[str]:
+    """ "Final scores" and a line per player."""
+    renderer = log_renderer(game, catalog)
+    lines = [catalog.message("final_scores")]
     for p in range(game.n):
         name = renderer.player(p)
         points = game.state.players[p].points

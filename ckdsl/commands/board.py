@@ -1,0 +1,248 @@
+"""``ckdsl board`` (a map's ids, or a saved game's position, as text, JSON, SVG or PNG)
+and ``ckdsl watch`` (a bot game shown turn by turn as it is played)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ckdsl.commands.common import DEFAULT_LINEUP, bot_specs, json_option
+from ckdsl.l10n.catalog import REFERENCE, all_languages
+
+if TYPE_CHECKING:
+    from ckdsl.engine.decisions import Option
+    from ckdsl.engine.game import Game
+    from ckdsl.l10n.catalog import Catalog
+    from ckdsl.table.watch import Step
+
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(all_languages()),
+    default=REFERENCE,
+    show_default=True,
+    help="Language of the picture's and the text's words.",
+)
+svg_option = click.option(
+    "--svg", "svg_path", type=click.Path(path_type=Path), help="Write the picture as SVG."
+)
+png_option = click.option(
+    "--png",
+    "png_path",
+    type=click.Path(path_type=Path),
+    help="Write the picture as PNG (needs rsvg-convert, cairosvg or Chromium).",
+)
+
+
+@click.command()
+@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option("--seed", type=int, default=None, help="Draw a random layout with this seed.")
+@click.option("--layout", default=None, help="A fixed layout of the map (e.g. beginner).")
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(path_type=Path),
+    help="Draw a saved game's position instead (its final one, or --at N).",
+)
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --save: the position after the save's first N answers.",
+)
+@click.option(
+    "--highlight/--no-highlight",
+    default=True,
+    show_default=True,
+    help="With --save: mark the places the pending decision may name.",
+)
+@svg_option
+@png_option
+@lang_option
+@json_option
+def board(
+    map_name: str,
+    seed: int | None,
+    layout: str | None,
+    save_path: Path | None,
+    at: int | None,
+    highlight: bool,
+    svg_path: Path | None,
+    png_path: Path | None,
+    lang: str,
+    as_json: bool,
+) -> None:
+    """Show a board with the ids answers use: tiles, intersections, edges ("12-13").
+
+    With --save, a saved game's position: every piece, the robber, the merchant, the
+    barbarians, and the places the next answer may name."""
+    if save_path is not None:
+        if seed is not None or layout is not None:
+            raise click.UsageError("--save draws the saved game's own board: no --seed or --layout")
+        _draw_save(save_path, at, highlight, svg_path, png_path, lang, as_json)
+        return
+    if at is not None:
+        raise click.UsageError("--at needs --save (the position after N answers of a save)")
+    _draw_map(map_name, seed, layout, svg_path, png_path, lang, as_json)
+
+
+def _draw_map(
+    map_name: str,
+    seed: int | None,
+    layout: str | None,
+    svg_path: Path | None,
+    png_path: Path | None,
+    lang: str,
+    as_json: bool,
+) -> None:
+    from ckdsl.board import fixed_layout, random_layout
+    from ckdsl.board.svg import render_svg
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing
+    from ckdsl.reports.position import board_words
+    from ckdsl.session import load_board
+
+    if seed is not None and layout is not None:
+        raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
+    spec, topology = load_board(map_name)
+    layout, seed = default_drawing(spec, layout, seed)
+    try:
+        drawn = (
+            fixed_layout(spec, topology, layout)
+            if layout is not None
+            else random_layout(spec, topology, seed or 0)
+        )
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
+    if svg_path is not None or png_path is not None:
+        words = board_words(load_catalog(lang))
+        title = board_title(spec, layout, seed)
+        _write_pictures(render_svg(topology, drawn, title=title, words=words), svg_path, png_path)
+    elif as_json:
+        click.echo(json.dumps(board_json(spec, topology, drawn, layout, seed), indent=1))
+    else:
+        click.echo("\n".join(board_lines(spec, topology, drawn, layout, seed)))
+
+
+def _draw_save(
+    save_path: Path,
+    at: int | None,
+    highlight: bool,
+    svg_path: Path | None,
+    png_path: Path | None,
+    lang: str,
+    as_json: bool,
+) -> None:
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.reports.position import position_json, position_lines, position_svg
+    from ckdsl.session import load_rules, replay, saved_answers
+
+    total = saved_answers(save_path)
+    if at is not None and at > total:
+        raise click.BadParameter(
+            f"{at} is past the end of the save, which has {total} answers (give 0 to {total})",
+            param_hint="--at",
+        )
+    game, setup = replay(save_path, at)
+    answers = total if at is None else at
+    catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
+    if svg_path is not None or png_path is not None:
+        title = f"{save_path.name} · {answers}/{total}"
+        svg = position_svg(game, catalog, title=title, highlight=highlight)
+        _write_pictures(svg, svg_path, png_path)
+    elif as_json:
+        click.echo(json.dumps(position_json(game, answers), indent=1, ensure_ascii=False))
+    else:
+        click.echo("\n".join(position_lines(game, catalog, answers)))
+
+
+def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> None:
+    from ckdsl.commands.picture import NoConverter, svg_to_png
+
+    if svg_path is not None:
+        try:
+            svg_path.write_text(svg, encoding="utf-8")
+        except OSError as exc:
+            raise click.FileError(str(svg_path), hint=exc.strerror or str(exc)) from None
+        click.echo(f"wrote {svg_path}", err=True)
+    if png_path is not None:
+        try:
+            svg_to_png(svg, png_path)
+        except NoConverter as exc:
+            raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            raise click.FileError(str(png_path), hint=exc.strerror or str(exc)) from None
+        click.echo(f"wrote {png_path}", err=True)
+
+
+@click.command()
+@click.option(
+    "--players",
+    default=DEFAULT_LINEUP,
+    show_default=True,
+    help="One bot spec per player, comma-separated (`ckdsl bots` lists them).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Seconds between turns (default: 1 on a terminal, 0 otherwise).",
+)
+@svg_option
+@lang_option
+def watch(players: str, seed: int, delay: float | None, svg_path: Path | None, lang: str) -> None:
+    """Watch a bot game as it is played, one turn at a time (with --svg, the board file is
+    rewritten after every turn: keep it open in a viewer that reloads)."""
+    from ckdsl.bots import bot_seed
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.session import GameSetup, load_rules, start
+    from ckdsl.table.watch import bot_answers, steps
+
+    specs = bot_specs(players)
+    bots = [spec.make(bot_seed(seed, p)) for p, spec in enumerate(specs)]
+    setup = GameSetup("base", "standard", None, len(specs), seed)
+    game = start(setup)
+    catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
+    pause = delay if delay is not None else (1.0 if sys.stdout.isatty() else 0.0)
+
+    def choose(g: Game) -> Option:
+        return bots[g.pending.player].choose(g.view(g.pending.player))
+
+    show_steps(game, catalog, steps(game, catalog, bot_answers(game, choose)), svg_path, pause)
+
+
+def show_steps(
+    game: Game,
+    catalog: Catalog,
+    turns: Iterator[Step],
+    svg_path: Path | None,
+    pause: float,
+    wait: bool = False,
+) -> None:
+    """Print each turn's log and the status after it, rewrite the board file, then pause
+    (or, with ``wait``, wait for Enter); the final scores at the end."""
+    from ckdsl.reports.game import score_lines
+    from ckdsl.table.watch import write_board
+
+    for step in turns:
+        title = f"turn {step.turn}" if step.turn else "setup"
+        click.echo(f"── {title} " + "─" * 40)
+        click.echo("\n".join([*step.lines, *step.status]))
+        if svg_path is not None:
+            write_board(game, catalog, svg_path, title)
+        if wait:
+            click.prompt("", default="", show_default=False, prompt_suffix="⏎ ")
+        elif pause:
+            time.sleep(pause)
+    if game.state.over:
+        click.echo("\n".join(score_lines(game, catalog)))
+
+
+COMMANDS = [board, watch]
