@@ -35,9 +35,11 @@ from ckdsl.paths import SCHEMA_KINDS
 # pays only for what it uses (the DSL compiler, jsonschema and Lark take most of a start).
 
 if TYPE_CHECKING:
+    from ckdsl.bots import Bot
     from ckdsl.engine.decisions import Option
     from ckdsl.engine.game import Game
     from ckdsl.rules.ruleset import RuleSet
+    from ckdsl.session import GameSetup
 
 _F = TypeVar("_F", bound=Callable[..., object])
 
@@ -307,6 +309,12 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 @click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
 @click.option("--layout", default=None, help="A fixed layout of the map (default: from the seed).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="With a human seat: seconds between the bots' moves (default 0.3 on a terminal).",
+)
 @_lang_option("Language of the game log.")
 @_rules_option
 @_json_option
@@ -317,27 +325,61 @@ def play(
     map_name: str,
     layout: str | None,
     save_path: Path | None,
+    delay: float | None,
     lang: str,
     rules: Path | None,
     as_json: bool,
 ) -> None:
-    """Play a complete game with bots and print its log and the final scores."""
-    from ckdsl.bots import bot_seed
+    """Play a complete game and print its log and the final scores.
+
+    A seat is a bot or `human`: a person at this terminal (several for hot-seat), who
+    answers by number or by typing the answer (`help` lists the table's commands)."""
+    from ckdsl.bots import bot_seed, split_players
     from ckdsl.session import GameSetup, load_rules, start, write_save
     from ckdsl.session import play as run_bots
 
-    specs = bot_specs(players)
+    items = split_players(players)
+    specs = [None if item == "human" else bot_specs(item)[0] for item in items]
     n = len(specs)
     # Seat s holds the line-up's bot (s - rotation) mod n, seeded by its place in the
     # line-up: the games of an experiment's rotations (ckdsl.sim.experiment).
     places = [(seat - rotation) % n for seat in range(n)]
-    bots = [specs[p].make(bot_seed(seed, p)) for p in places]
-    setup = GameSetup(str(rules) if rules else "base", map_name, layout, len(specs), seed)
+    seats: list[Bot | None] = []
+    for p in places:
+        spec = specs[p]
+        seats.append(None if spec is None else spec.make(bot_seed(seed, p)))
+    setup = GameSetup(str(rules) if rules else "base", map_name, layout, n, seed)
+    if None in seats:
+        if as_json:
+            raise click.UsageError("a game with a human seat is shown as it is played: no --json")
+        _play_at_table(setup, seats, lang, delay, save_path)
+        return
+    bots = [seat for seat in seats if seat is not None]
     game = start(setup)
     run_bots(game, bots)
     if save_path is not None:
         write_save(save_path, game, setup)
     _print_game(game, lang, load_rules(setup.rules).ruleset, as_json)
+
+
+def _play_at_table(
+    setup: GameSetup,
+    seats: list[Bot | None],
+    lang: str,
+    delay: float | None,
+    save_path: Path | None,
+) -> None:
+    from ckdsl.session import load_rules, write_save
+    from ckdsl.table.terminal import play_at_table
+
+    catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
+    pace = delay if delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
+    game, code = play_at_table(setup, seats, catalog, delay=pace, save_path=save_path)
+    if save_path is not None and code == 0 and game.state.over:
+        write_save(save_path, game, setup)
+        click.echo(f"saved to {save_path}", err=True)
+    if code:
+        sys.exit(code)
 
 
 @cli.command()

@@ -22,7 +22,6 @@ from ckdsl.reports.position import option_place, position_svg
 from ckdsl.session import GameSetup, load_rules, start, write_save
 
 
-
 def positions(seed: int, every: int, bots: str = "random") -> Iterator[Game]:
     """A game of ``bots`` with ``seed``, yielded every ``every`` answers and at its end."""
     game = start(GameSetup(seed=seed))

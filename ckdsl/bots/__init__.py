@@ -12,6 +12,7 @@ from ckdsl.bots.base import (
     make_bot,
     parse_players,
     parse_spec,
+    split_players,
 )
 from ckdsl.bots.random_bot import RandomBot
 
@@ -30,4 +31,5 @@ __all__ = [
     "make_bot",
     "parse_players",
     "parse_spec",
+    "split_players",
 ]

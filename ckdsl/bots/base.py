@@ -168,6 +168,13 @@ def _value(param: Param, raw: str, bot: str) -> ParamValue:
 
 def parse_players(text: str) -> list[BotSpec]:
     """A list of bot specs: ``heuristic,mcts:iterations=200,exploration=0.5,random``."""
+    return [parse_spec(item) for item in split_players(text)]
+
+
+def split_players(text: str) -> list[str]:
+    """The seats of a line-up, each a bot spec with its parameters (``mcts:iterations=200,
+    exploration=0.5``: the second part is a parameter of the first) or another seat kind
+    (``human``)."""
     items: list[str] = []
     for part in text.split(","):
         token = part.strip()
@@ -177,7 +184,7 @@ def parse_players(text: str) -> list[BotSpec]:
             items[-1] += "," + token  # a parameter of the bot before
         else:
             items.append(token)
-    return [parse_spec(item) for item in items]
+    return items
 
 
 def bot_seed(game_seed: int, seat: int, salt: int = 0) -> int:

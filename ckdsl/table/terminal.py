@@ -1,0 +1,287 @@
+"""A person's seat at the terminal: ``ckdsl play --players human,heuristic,...``.
+
+On each of a human seat's decisions the table prints what happened since (as that seat
+saw it), a compact status, and the legal answers numbered; the person types a number
+or the answer itself (completed as they type, by prompt_toolkit on a terminal; plain
+lines from a pipe), or one of the table's commands: ``help``, ``options``, ``board``,
+``log``, ``undo``, ``save``, ``quit``. Every answer goes through ``Game.answer``; bots
+answer their seats from their own view. Ctrl-C offers to save, then leaves.
+
+``undo`` takes back the seat's last answer by replaying the game's answers without it
+(games are deterministic, so that is exact), and only while nothing random came out
+since: no dice rolled, no card drawn, nothing stolen (the random streams and the decks
+are as they were), so a person cannot undo to try their luck again.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from ckdsl.bots import Bot
+from ckdsl.engine.decisions import IllegalAnswer
+from ckdsl.engine.game import Event, Game
+from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.engine.view import visible_event
+from ckdsl.l10n.catalog import Catalog
+from ckdsl.reports.game import log_renderer, score_lines
+from ckdsl.reports.position import position_svg
+from ckdsl.session import GameSetup, start, write_save
+from ckdsl.table.status import option_lines, status_lines
+
+COMMANDS = ("help", "options", "board", "log", "undo", "save", "quit")
+HELP = """\
+Answer with the option's number or its text (Tab completes), e.g. 3 or "build road 12-13".
+On your main turn you may also offer a trade: "offer 1 brick + 1 wool for 1 ore".
+  options         the legal answers again
+  board           write the board as it stands to an SVG file (open it in a browser)
+  log [N]         the last N events (default 20)
+  undo            take back your last answer (not once dice, cards or steals came out)
+  save [FILE]     save the game (replay it with `ckdsl replay FILE`)
+  quit            leave (you are offered to save first)"""
+
+
+class Console(Protocol):
+    """Where the table talks to the person: ``ask`` raises EOFError when input ends and
+    KeyboardInterrupt on Ctrl-C."""
+
+    def say(self, text: str) -> None: ...
+
+    def ask(self, prompt: str, completions: Sequence[str] = ()) -> str: ...
+
+
+class LineConsole:
+    """Plain lines: for pipes, files and tests (no terminal to edit on)."""
+
+    def say(self, text: str) -> None:
+        print(text, flush=True)
+
+    def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
+        line = input(prompt)
+        return line
+
+
+class PromptConsole(LineConsole):
+    """A terminal: prompt_toolkit's line editor, history and completion of the answers."""
+
+    def __init__(self) -> None:
+        from prompt_toolkit import PromptSession
+
+        self._session: PromptSession[str] = PromptSession()
+
+    def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
+        from prompt_toolkit.completion import WordCompleter
+
+        completer = WordCompleter(list(completions), sentence=True, match_middle=True)
+        return self._session.prompt(prompt, completer=completer, complete_while_typing=False)
+
+
+def console() -> Console:
+    """A line editor on a terminal, plain lines otherwise."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return PromptConsole()
+    return LineConsole()
+
+
+@dataclass
+class _Mark:
+    """A human seat's decision: how many answers came before it, and what was random
+    then (the streams and the decks: if either moved since, something was revealed)."""
+
+    answers: int
+    rng: dict[str, int]
+    decks: list[list[str]]
+
+
+@dataclass
+class Table:
+    """One game at the terminal: seats that are bots or people (None)."""
+
+    game: Game
+    setup: GameSetup
+    seats: Sequence[Bot | None]
+    catalog: Catalog
+    console: Console
+    delay: float = 0.0
+    save_path: Path | None = None
+    board_path: Path = Path("ckdsl-board.svg")
+    shown: int = 0  # events already printed
+    marks: list[_Mark] = field(default_factory=list)
+
+    def run(self) -> int:
+        """Play to the end (or until the person leaves); the exit code: 0, or 130 when
+        interrupted."""
+        try:
+            while not self.game.state.over:
+                player = self.game.pending.player
+                seat = self.seats[player]
+                if seat is None:
+                    if not self._human(player):
+                        return 0
+                else:
+                    self.game.answer(seat.choose(self.game.view(player)))
+                    self._show_events(pace=True)
+            self._show_events()
+            self.console.say("\n".join(["", *score_lines(self.game, self.catalog)]))
+            return 0
+        except KeyboardInterrupt:
+            self.console.say("\ninterrupted")
+            self._offer_save()
+            return 130
+        except EOFError:
+            self.console.say("\ninput closed: leaving the game")
+            if self.save_path is not None:
+                self._save(self.save_path)
+            return 0
+
+    # --- a person's decision ------------------------------------------------------------
+
+    def _human(self, player: int) -> bool:
+        """Ask ``player`` until they answer; False when they quit."""
+        game = self.game
+        self._show_events()
+        self.marks.append(_Mark(len(game.history), dict(game.state.rng), game.state.decks))
+        self.marks[-1].decks = [deck[:] for deck in game.state.decks]
+        self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
+        options = game.pending.options
+        self.console.say("\n".join(option_lines(game, self.catalog, options)))
+        answers = [format_option(game, o) for o in options]
+        name = self.catalog.name("colours", game.rules.names("player_colours")[player])
+        while True:
+            text = " ".join(self.console.ask(f"[{name}] > ", [*answers, *COMMANDS]).split())
+            word, _, rest = text.partition(" ")
+            if not text:
+                continue
+            if text.isdigit():
+                number = int(text)
+                if 1 <= number <= len(options):
+                    game.answer(options[number - 1])
+                    return True
+                self.console.say(f"no option {number}: give 1 to {len(options)}")
+            elif word in ("help", "?"):
+                self.console.say(HELP)
+            elif word == "options":
+                self.console.say("\n".join(option_lines(game, self.catalog, options)))
+            elif word == "board":
+                self._write_board(Path(rest) if rest else self.board_path)
+            elif word == "log":
+                self._show_log(int(rest) if rest.isdigit() else 20)
+            elif word == "undo":
+                if self._undo():
+                    return True
+            elif word == "save":
+                self._save(Path(rest) if rest else self._default_save())
+            elif word in ("quit", "exit"):
+                self._offer_save()
+                return False
+            else:
+                try:
+                    option = parse_answer(game, text)
+                    game.answer(option)
+                    return True
+                except IllegalAnswer as exc:
+                    self.console.say(_short(exc.reason))
+
+    def _undo(self) -> bool:
+        """Go back to this seat's previous decision, if nothing random came out since."""
+        if len(self.marks) < 2:
+            self.console.say("nothing to undo: this is your first decision")
+            return False
+        mark, now = self.marks[-2], self.game.state
+        if mark.rng != now.rng or mark.decks != now.decks:
+            self.console.say("cannot undo: dice, cards or a steal came out since your last answer")
+            return False
+        replayed = start(self.setup)
+        for option in self.game.history[: mark.answers]:
+            replayed.answer(option)
+        self.game = replayed
+        self.marks = self.marks[:-2]
+        self.shown = len(replayed.events)
+        self.console.say(f"undone: back before your answer {len(self.marks) + 1}")
+        return True
+
+    # --- what the person sees -----------------------------------------------------------
+
+    def _visible(self, events: list[Event]) -> list[Event]:
+        """The events as the table's people may see them: one person, as that seat saw
+        them; several (hot-seat), with every secret detail masked."""
+        people = [p for p, seat in enumerate(self.seats) if seat is None]
+        viewer = people[0] if len(people) == 1 else -2
+        return [visible_event(e, viewer) for e in events]
+
+    def _show_events(self, pace: bool = False) -> None:
+        events = self.game.events[self.shown :]
+        self.shown = len(self.game.events)
+        renderer = log_renderer(self.game, self.catalog)
+        for event in self._visible(events):
+            line = renderer.render(event)
+            if line:
+                self.console.say(line)
+                if pace and self.delay:
+                    time.sleep(self.delay)
+
+    def _show_log(self, count: int) -> None:
+        renderer = log_renderer(self.game, self.catalog)
+        lines = [renderer.render(e) for e in self._visible(self.game.events)]
+        self.console.say("\n".join([line for line in lines if line][-count:]))
+
+    def _write_board(self, path: Path) -> None:
+        title = f"turn {self.game.state.turn}"
+        try:
+            path.write_text(position_svg(self.game, self.catalog, title=title), encoding="utf-8")
+        except OSError as exc:
+            self.console.say(f"cannot write {path}: {exc.strerror}")
+            return
+        self.console.say(f"board written to {path.resolve()}")
+
+    # --- saving ---------------------------------------------------------------------------
+
+    def _default_save(self) -> Path:
+        return self.save_path or Path("ckdsl-game.json")
+
+    def _save(self, path: Path) -> bool:
+        try:
+            write_save(path, self.game, self.setup)
+        except OSError as exc:
+            self.console.say(f"cannot save to {path}: {exc.strerror}")
+            return False
+        self.console.say(f"saved to {path} (`ckdsl replay {path}` plays it again)")
+        return True
+
+    def _offer_save(self) -> None:
+        """Ask whether to save before leaving; a second Ctrl-C or closed input: no."""
+        try:
+            reply = self.console.ask("save the game first? [y/N] ").strip().lower()
+            if reply not in ("y", "yes"):
+                return
+            default = self._default_save()
+            where = self.console.ask(f"file [{default}]: ").strip()
+            self._save(Path(where) if where else default)
+        except (KeyboardInterrupt, EOFError):
+            self.console.say("not saved")
+
+
+def _short(reason: str, limit: int = 400) -> str:
+    """A refusal without its list of thirty legal answers (``options`` shows them)."""
+    if len(reason) <= limit:
+        return reason
+    return reason[:limit].rsplit(",", 1)[0] + ", ... (type `options` to see them all)"
+
+
+def play_at_table(
+    setup: GameSetup,
+    seats: Sequence[Bot | None],
+    catalog: Catalog,
+    *,
+    delay: float,
+    save_path: Path | None,
+    make_console: Callable[[], Console] = console,
+) -> tuple[Game, int]:
+    """Play ``setup``'s game with these seats at the terminal; the game and exit code."""
+    table = Table(start(setup), setup, seats, catalog, make_console(), delay, save_path)
+    code = table.run()
+    return table.game, code

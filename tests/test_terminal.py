@@ -1,0 +1,167 @@
+"""The human seat at the terminal (``ckdsl play --players human,...``): a scripted person
+plays through the table's commands; a person at a real pseudo-terminal (pexpect) plays a
+whole game by keystrokes, and Ctrl-C mid-game offers to save a game that replays."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from ckdsl.bots import bot_seed, make_bot
+from ckdsl.cli import cli
+from ckdsl.engine.game import Game
+from ckdsl.l10n.catalog import load_catalog
+from ckdsl.session import GameSetup, load_rules
+from ckdsl.table.status import option_lines, status_lines
+from ckdsl.table.terminal import play_at_table
+
+
+class Script:
+    """A person who types the given lines, then closes the input; keeps what was said."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = list(lines)
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
+        self.said.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+
+def catalog(lang: str = "en"):  # type: ignore[no-untyped-def]
+    return load_catalog(lang, load_rules("base").ruleset)
+
+
+def table(lines: Sequence[str], seed: int = 3) -> tuple[Game, Script, int]:
+    """A game with a scripted person in red's seat and heuristic bots: the game when the
+    script ran out, what was said, the exit code."""
+    setup = GameSetup(seed=seed)
+    seats = [None, *(make_bot("heuristic", bot_seed(seed, p)) for p in (1, 2, 3))]
+    script = Script(lines)
+    game, code = play_at_table(
+        setup, seats, catalog(), delay=0, save_path=None, make_console=lambda: script
+    )
+    return game, script, code
+
+
+def test_numbers_and_written_answers_both_answer() -> None:
+    game, _, code = table(["1", "build road 0-4"])
+    assert game.history[:2] == [("settlement", 0), ("road", game.topo.edge_id(0, 4))]
+    assert code == 0
+
+
+def test_commands_help_bad_numbers_and_illegal_answers_do_not_answer(tmp_path: Path) -> None:
+    board, save = tmp_path / "b.svg", tmp_path / "s.json"
+    game, script, _ = table(
+        ["help", "99", "build nonsense", "options", "log 2", f"board {board}", f"save {save}"]
+    )
+    said = "\n".join(script.said)
+    assert "undo" in said and "no option 99: give 1 to 54" in said
+    assert "'build nonsense' is not a legal answer for red now" in said
+    assert game.history == []  # nothing was answered
+    assert board.read_text().startswith("<svg") and save.exists()
+
+
+def test_undo_takes_back_an_answer_but_not_after_the_dice() -> None:
+    # settlement 0, road 0-3, (the bots place theirs) undo at the city: back to the road,
+    # road 0-4 instead; city, road; then the roll shows dice: an undo after it is refused
+    game, script, _ = table(["1", "1", "undo", "2", "1", "1", "roll", "undo"])
+    said = "\n".join(script.said)
+    assert "undone" in said and game.history[1] == ("road", game.topo.edge_id(0, 4))
+    assert "cannot undo: dice, cards or a steal came out" in said
+    assert game.state.rolled
+
+
+def test_status_shows_only_what_the_seat_may_see() -> None:
+    from ckdsl.session import start
+
+    game = start(GameSetup(seed=1))
+    bots = [make_bot("random", bot_seed(1, p)) for p in range(4)]
+    while game.state.turn < 6:
+        game.answer(bots[game.pending.player].choose(game.view(game.pending.player)))
+    lines = status_lines(game, catalog(), 0)
+    own = next(line for line in lines if line.startswith("▶"))
+    assert "hand:" in own and "progress:" in own
+    others = [line for line in lines if line.startswith("  ") and "VP" in line]
+    assert len(others) == 3 and all("hand:" not in line and " cards" in line for line in others)
+    polish = status_lines(game, catalog("pl"), 0)
+    assert "Czerwony" in polish[1]
+
+
+def test_options_are_numbered_with_localized_names() -> None:
+    from ckdsl.session import start
+
+    game = start(GameSetup(seed=1))
+    lines = option_lines(game, catalog(), game.pending.options)
+    numbers = [int(n) for n in re.findall(r"(\d+)\) build settlement", "\n".join(lines))]
+    assert numbers == list(range(1, len(game.pending.options) + 1))
+    assert option_lines(game, catalog(), [("play", "bishop")]) == ["  1) play bishop"]
+    assert option_lines(game, catalog("fr"), [("play", "bishop")]) == ["  1) play bishop — Évêque"]
+
+
+def test_a_bot_name_that_is_not_human_is_still_refused() -> None:
+    result = CliRunner().invoke(cli, ["play", "--players", "humann,random,random,random"])
+    assert result.exit_code == 2 and "unknown bot 'humann'" in result.output
+
+
+def _spawn(*args: str) -> pexpect.spawn:
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONUNBUFFERED="1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "ckdsl", "play", "--players", "human,heuristic,heuristic,heuristic", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 120),
+    )
+    child.delaybeforesend = 0.005
+    return child
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_keystrokes_in_a_terminal() -> None:
+    child = _spawn("--seed", "3", "--delay", "0")
+    prompts = 0
+    while child.expect([r"\[Red\] >", "Final scores"]) == 0:
+        prompts += 1
+        child.send("1\r")  # the first legal answer, every time
+    child.expect(pexpect.EOF)
+    child.close()
+    scores = re.findall(r"(Red|Blue|White|Orange): (\d+) victory points", child.before)
+    assert len(scores) == 4 and max(int(points) for _, points in scores) >= 13
+    assert prompts > 50 and child.exitstatus == 0
+
+
+@pytest.mark.slow
+def test_ctrl_c_offers_to_save_and_the_save_replays(tmp_path: Path) -> None:
+    child = _spawn("--seed", "4", "--delay", "0")
+    for _ in range(12):
+        child.expect(r"\[Red\] >")
+        child.send("1\r")
+    child.expect(r"\[Red\] >")
+    child.sendintr()
+    child.expect(r"save the game first\? \[y/N\]")
+    child.send("y\r")
+    child.expect(r"file \[")
+    save = tmp_path / "interrupted.json"
+    child.send(f"{save}\r")
+    child.expect("saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before
+    replayed = CliRunner().invoke(cli, ["replay", str(save), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert '"answers": ' in replayed.output
