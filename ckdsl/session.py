@@ -215,6 +215,11 @@ def read_save(path: Path) -> tuple[GameSetup, JsonObject]:
         raise CkdslError([Diagnostic(where, 0, 0, f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError:
         raise CkdslError([Diagnostic(where, 0, 0, "not a save file (not UTF-8 text)")]) from None
+    return parse_save(text, where)
+
+
+def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
+    """The setup and raw content of a save file's text (``where`` names it in errors)."""
     try:
         data: JsonValue = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -284,14 +289,36 @@ def replay(path: Path, upto: int | None = None) -> tuple[Game, GameSetup]:
 def open_replay(path: Path) -> tuple[Game, GameSetup, list[str]]:
     """A save's game at its start, its setup and its answers, to be replayed one by one
     (``replay_answer``); refuses a save of other rules than the ones it names have now."""
-    setup, data = read_save(path)
+    return _opened(*read_save(path), str(path))
+
+
+def replay_text(
+    text: str, where: str, offered: Callable[[GameSetup], bool]
+) -> tuple[Game, GameSetup]:
+    """Replay a save given as text (an upload: no file is read but the rules and map it
+    names, and only when ``offered`` accepts them); raises CkdslError naming what is
+    wrong."""
+    setup, data = parse_save(text, where)
+    if not offered(setup):
+        message = (
+            f"this save is of the rules '{setup.rules}' on the map '{setup.map}', "
+            "which are not offered here"
+        )
+        raise CkdslError([Diagnostic(where, 1, 1, message)])
+    game, setup, answers = _opened(setup, data, where)
+    for number, answer in enumerate(answers, start=1):
+        replay_answer(game, Path(where), number, answer)
+    return game, setup
+
+
+def _opened(setup: GameSetup, data: JsonObject, where: str) -> tuple[Game, GameSetup, list[str]]:
     game = start(setup)
     if data.get("ruleset_hash") != game.rules.ruleset_hash:
         message = (
             f"this game was saved under other rules than '{setup.rules}' has now "
             "(the rule set's hash differs); replay it with the rules it was played under"
         )
-        raise CkdslError([Diagnostic(str(path), 1, 1, message)])
+        raise CkdslError([Diagnostic(where, 1, 1, message)])
     return game, setup, [as_text(answer) for answer in arr(data["answers"])]
 
 

@@ -44,6 +44,8 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ckdsl/_data/rules/maps/standard.yaml",
         "ckdsl/_data/grammars/README.md",
         "ckdsl/cli.py",
+        "ckdsl/table/web/static/index.html",  # the web table's page
+        "ckdsl/table/web/static/table.js",
     ):
         assert expected in names
 

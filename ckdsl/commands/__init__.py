@@ -11,7 +11,7 @@ import importlib
 import click
 
 # The modules of the commands, each exporting ``COMMANDS`` (a list of Click commands).
-MODULES = ("board", "bots", "simulate", "compare", "tournament")
+MODULES = ("board", "bots", "serve", "simulate", "compare", "tournament")
 
 
 def registered() -> list[click.Command]:

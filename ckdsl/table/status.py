@@ -69,7 +69,7 @@ def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> lis
     """The legal answers numbered from 1, with the card's or track's name where the
     answer names one, in columns when there are many."""
     texts = [
-        f"{n}) {format_option(game, o)}{_gloss(game, catalog, o)}"
+        f"{n}) {format_option(game, o)}{option_gloss(game, catalog, o)}"
         for n, o in enumerate(options, start=1)
     ]
     if len(texts) <= 12:
@@ -82,7 +82,7 @@ def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> lis
     ]
 
 
-def _gloss(game: Game, catalog: Catalog, option: Option) -> str:
+def option_gloss(game: Game, catalog: Catalog, option: Option) -> str:
     """The localized name an answer's id stands for ("play bishop" — Bishop)."""
     if option[0] in ("play", "discard_card", "reward") and isinstance(option[1], str):
         name = catalog.card_name(option[1])

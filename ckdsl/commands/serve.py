@@ -1,0 +1,85 @@
+"""``ckdsl serve``: the local web table."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import click
+
+from ckdsl.commands.common import bot_specs
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@click.command()
+@click.option(
+    "--players",
+    default="human,heuristic,heuristic,heuristic",
+    show_default=True,
+    help="A seat per player: `human` (a person, with a link of their own) or a bot spec.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed.")
+@click.option(
+    "--rules",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A rule-set folder or variant file (default: the bundled base rules).",
+)
+@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free."
+)
+@click.option(
+    "--lang", default="en", show_default=True, help="The pages' first language (each can switch)."
+)
+def serve(
+    players: str, seed: int, rules: Path | None, map_name: str, host: str, port: int, lang: str
+) -> None:
+    """Play in a browser: a local web table, one link per human seat.
+
+    Bots answer on the server. With --host other than 127.0.0.1, anyone on your network
+    who has a seat's link can play that seat: the links are the only key."""
+    import uvicorn
+
+    from ckdsl.bots import split_players
+    from ckdsl.l10n.catalog import all_languages
+    from ckdsl.session import GameSetup, load_rules
+    from ckdsl.table.web.room import Room
+    from ckdsl.table.web.server import make_app
+
+    if lang not in all_languages():
+        raise click.BadParameter(f"choose from {', '.join(all_languages())}", param_hint="--lang")
+    specs = [None if item == "human" else bot_specs(item)[0] for item in split_players(players)]
+    if None not in specs:
+        raise click.BadParameter(
+            "no human seat: add `human` to the line-up", param_hint="--players"
+        )
+    setup = GameSetup(str(rules) if rules else "base", map_name, None, len(specs), seed)
+    load_rules(setup.rules)  # a broken rule file: its findings now, not in a browser
+    room = Room(setup, specs)
+    port = port or _free_port(host)
+    base = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    click.echo(f"ckdsl table: {base}")
+    colours = load_rules(setup.rules).compiled.names("player_colours")
+    for token, seat in room.tokens.items():
+        click.echo(f"  {colours[seat]:<8} {base}?seat={token}&lang={lang}")
+    if host not in LOCAL_HOSTS:
+        click.echo(
+            "warning: listening beyond this machine: anyone on the network with a seat's link "
+            "plays that seat (the link is its only key; there is no encryption)",
+            err=True,
+        )
+    click.echo("Ctrl-C stops the table.", err=True)
+    uvicorn.run(make_app(room), host=host, port=port, log_level="warning")
+
+
+def _free_port(host: str) -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+COMMANDS = [serve]

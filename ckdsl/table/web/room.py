@@ -1,0 +1,223 @@
+"""One game at the web table, apart from HTTP: who sits where, whose turn it is, what a
+seat may see, and answers checked before they reach ``Game.answer``.
+
+The room trusts nothing a page sends: a seat is known only by its secret token, an
+answer is text that must be one of that seat's legal answers now, a save is uploaded
+content whose rules and map must be the ones the table was started with. Every refusal
+is a ``Refused`` with an HTTP status and a message, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ckdsl.bots import Bot, bot_seed
+from ckdsl.bots.base import BotSpec
+from ckdsl.diagnostics import CkdslError
+from ckdsl.dsl.explain import explain
+from ckdsl.engine.decisions import IllegalAnswer
+from ckdsl.engine.game import Game
+from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.engine.view import visible_event
+from ckdsl.l10n.catalog import Catalog, all_languages, load_catalog
+from ckdsl.reports.dsl import explain_lines
+from ckdsl.reports.game import log_renderer, scores
+from ckdsl.reports.position import position_svg, screen_colour
+from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
+from ckdsl.table.status import option_gloss
+
+LOG_LINES = 60  # the last lines of the log a page shows
+
+
+class Refused(Exception):
+    """A request the room will not carry out: ``status`` for HTTP, ``message`` why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Room:
+    """A game, its seats (a bot spec, or None for a person) and the people's tokens."""
+
+    setup: GameSetup
+    specs: Sequence[BotSpec | None]
+    tokens: dict[str, int] = field(default_factory=dict)  # token -> seat
+    game: Game = field(init=False)
+    bots: list[Bot | None] = field(init=False)
+    version: int = 0  # bumped on every change, so a page polls cheaply
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        for seat, spec in enumerate(self.specs):
+            if spec is None:
+                self.tokens[secrets.token_urlsafe(16)] = seat
+        self._begin(start(self.setup))
+
+    def _begin(self, game: Game) -> None:
+        seed = self.setup.seed
+        self.game = game
+        self.bots = [
+            None if spec is None else spec.make(bot_seed(seed, seat))
+            for seat, spec in enumerate(self.specs)
+        ]
+        self.version += 1
+        self._bots_play()
+
+    def seat_of(self, token: object) -> int:
+        """The seat of ``token``; refused (403) for anything else."""
+        if isinstance(token, str):
+            for known, seat in self.tokens.items():
+                if secrets.compare_digest(known.encode(), token.encode()):
+                    return seat
+        raise Refused(403, "not a seat at this table (a wrong or missing token)")
+
+    # --- changes -------------------------------------------------------------------------
+
+    def answer(self, token: object, text: object) -> None:
+        """The seat's answer, if it is that seat's turn and the answer is legal now."""
+        with self.lock:
+            seat = self.seat_of(token)
+            if not isinstance(text, str) or not text.strip() or len(text) > 500:
+                raise Refused(400, "an answer is a text, like 'build road 12-13'")
+            game = self.game
+            if game.state.over:
+                raise Refused(409, "the game is over")
+            if game.pending.player != seat:
+                raise Refused(409, "it is not your turn to answer")
+            try:
+                option = parse_answer(game, text)
+                if option not in game.pending.options:  # an open answer (an offer): try it
+                    game.clone(log=False).answer(option)
+            except IllegalAnswer as exc:
+                raise Refused(422, exc.reason) from None
+            game.answer(option)
+            self.version += 1
+            self._bots_play()
+
+    def _bots_play(self) -> None:
+        """The bots answer until a person's turn or the end of the game."""
+        game = self.game
+        while not game.state.over:
+            bot = self.bots[game.pending.player]
+            if bot is None:
+                return
+            game.answer(bot.choose(game.view(game.pending.player)))
+
+    def new_game(self, token: object) -> None:
+        with self.lock:
+            self.seat_of(token)
+            self.setup = GameSetup(
+                self.setup.rules, self.setup.map, self.setup.layout, self.setup.players,
+                self.setup.seed + 1,
+            )  # fmt: skip
+            self._begin(start(self.setup))
+
+    def load(self, token: object, content: object) -> None:
+        """Replace the game by an uploaded save (its text), of this table's rules and map."""
+        with self.lock:
+            self.seat_of(token)
+            if not isinstance(content, str) or len(content) > 2_000_000:
+                raise Refused(400, "a save is uploaded as its text (at most 2 MB)")
+            setup = self.setup
+
+            def offered(saved: GameSetup) -> bool:
+                same = (saved.rules, saved.map, saved.players)
+                return same == (setup.rules, setup.map, setup.players)
+
+            try:
+                game, saved = replay_text(content, "the uploaded save", offered)
+            except CkdslError as err:
+                raise Refused(422, "; ".join(d.message for d in err.diagnostics)) from None
+            self.setup = saved
+            self._begin(game)
+
+    def save(self, token: object) -> dict[str, Any]:
+        with self.lock:
+            self.seat_of(token)
+            return dict(save_data(self.game, self.setup))
+
+    # --- what a seat sees ----------------------------------------------------------------
+
+    def state(self, token: object, lang: object) -> dict[str, Any]:
+        """Everything the seat's page shows, in ``lang``: only what that seat may know."""
+        with self.lock:
+            seat = self.seat_of(token)
+            if lang not in all_languages():
+                raise Refused(400, f"no language {str(lang)[:20]!r}: {', '.join(all_languages())}")
+            assert isinstance(lang, str)
+            catalog = load_catalog(lang, load_rules(self.setup.rules).ruleset)
+            return self._state(seat, catalog)
+
+    def _state(self, seat: int, catalog: Catalog) -> dict[str, Any]:
+        game = self.game
+        view = game.view(seat)
+        state, rules = view.state, view.rules
+        colours = rules.names("player_colours")
+        me = state.players[seat]
+        renderer = log_renderer(game, catalog)
+        log = [renderer.render(visible_event(e, seat)) for e in game.events[-4 * LOG_LINES :]]
+        mine = not state.over and game.pending.player == seat
+        players = [
+            {
+                "colour": colours[p],
+                "name": catalog.name("colours", colours[p]),
+                "screen": screen_colour(colours[p]),
+                "points": state.players[p].points,
+                "cards": view.hand_sizes[p],
+                "progress": view.progress_counts[p],
+                "knights": len(state.players[p].knights),
+                "levels": list(state.players[p].levels),
+            }
+            for p in range(view.players)
+        ]
+        ruleset = load_rules(self.setup.rules).ruleset
+        return {
+            "version": self.version,
+            "seat": seat,
+            "colour": colours[seat],
+            "language": catalog.language,
+            "languages": list(all_languages()),
+            "turn": state.turn,
+            "current": state.current,
+            "tracks": [catalog.name("tracks", t.id) for t in rules.tracks],
+            "players": players,
+            "hand": [
+                {"good": g, "name": catalog.good_name(g), "count": me.hand[i]}
+                for i, g in enumerate(rules.goods)
+                if me.hand[i]
+            ],
+            "progress": [
+                {
+                    "card": card,
+                    "name": catalog.card_name(card),
+                    "explain": "\n".join(explain_lines(explain(ruleset, card, catalog))),
+                }
+                for card in me.progress
+            ],
+            "board": position_svg(game, catalog, highlight=mine, seat=seat),
+            "log": [line for line in log if line][-LOG_LINES:],
+            "pending": {
+                "player": game.pending.player,
+                "name": catalog.name("colours", colours[game.pending.player])
+                if not state.over
+                else "",
+                "kind": game.pending.kind,
+                "yours": mine,
+                "options": [
+                    {"answer": format_option(game, o), "gloss": option_gloss(game, catalog, o)}
+                    for o in (game.pending.options if mine else ())
+                ],
+                "offers": mine and game.pending.accepts_open("offer"),
+            },
+            "over": state.over,
+            "scores": scores(game) if state.over else None,
+            "final_title": catalog.message("final_scores"),
+            "winner": colours[state.winner] if state.winner >= 0 else None,
+        }

@@ -1,0 +1,121 @@
+// The ckdsl web table: draws what the server says this seat sees, and sends answers.
+// The server checks everything; this page only shows and asks.
+"use strict";
+const params = new URLSearchParams(location.search);
+const seat = params.get("seat") || "";
+let lang = params.get("lang") || localStorage.getItem("ckdsl-lang") || "en";
+let version = null;
+let busy = false;
+
+const $ = (id) => document.getElementById(id);
+function text(el, value) { el.textContent = value; return el; }
+function make(tag, value) { return text(document.createElement(tag), value ?? ""); }
+
+async function call(path, payload) {
+  const reply = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ seat, ...payload }),
+  });
+  const data = await reply.json();
+  text($("message"), reply.ok ? "" : data.error);
+  if (reply.ok) await refresh(true);
+  return reply.ok;
+}
+
+async function answer(value) {
+  if (busy) return;
+  busy = true;
+  try { await call("/api/answer", { answer: value }); } finally { busy = false; }
+}
+
+function pick(answers) {
+  // A place on the board several answers name: show them as buttons to choose from.
+  if (answers.length === 1) { answer(answers[0]); return; }
+  for (const b of $("options").querySelectorAll("button")) {
+    b.classList.toggle("picked", answers.includes(b.dataset.answer));
+  }
+  text($("message"), "");
+}
+
+function show(s) {
+  document.documentElement.lang = s.language;
+  text($("turn"), `turn ${s.turn}`);
+  const me = s.players[s.seat];
+  text($("whose"), s.over ? "the game is over"
+    : s.pending.yours ? `${me.name}: your move (${s.pending.kind})` : `${s.pending.name} is playing…`);
+  $("board").innerHTML = s.board;  // the server's own SVG: every text in it is escaped
+  for (const el of $("board").querySelectorAll(".option")) {
+    el.addEventListener("click", () => pick(JSON.parse(el.dataset.answers)));
+  }
+  const options = $("options");
+  options.replaceChildren();
+  for (const o of s.pending.options) {
+    const b = make("button", o.answer + (o.gloss || ""));
+    b.dataset.answer = o.answer;
+    b.addEventListener("click", () => answer(o.answer));
+    options.append(b);
+  }
+  $("options-title").hidden = !s.pending.yours;
+  $("offer").hidden = !s.pending.offers;
+  const hand = s.hand.map((h) => `${h.count} ${h.name}`).join(", ");
+  text($("hand"), hand || "–");
+  const cards = $("cards");
+  cards.replaceChildren();
+  for (const c of s.progress) { const li = make("li", c.name); li.title = c.explain; cards.append(li); }
+  const rows = [["", "VP", "cards", "progress", "knights", s.tracks.join(" / ")]];
+  const table = $("players");
+  table.replaceChildren();
+  const head = document.createElement("tr");
+  for (const h of rows[0]) head.append(make("th", h));
+  table.append(head);
+  s.players.forEach((p, i) => {
+    const tr = document.createElement("tr");
+    if (i === s.seat) tr.className = "you";
+    const name = make("td", p.name);
+    const sw = make("span"); sw.className = "swatch"; sw.style.background = p.screen;
+    name.prepend(sw);
+    tr.append(name, make("td", p.points), make("td", p.cards), make("td", p.progress),
+      make("td", p.knights), make("td", p.levels.join(" / ")));
+    table.append(tr);
+  });
+  const log = $("log");
+  log.replaceChildren(...s.log.map((line) => make("li", line)));
+  log.scrollTop = log.scrollHeight;
+  const final = $("final");
+  final.hidden = !s.over;
+  if (s.over) {
+    const lines = Object.entries(s.scores).map(([c, n]) => `${s.players.find((p) => p.colour === c).name}: ${n}`);
+    final.replaceChildren(make("strong", s.final_title), ...lines.map((l) => make("div", l)));
+    final.dataset.scores = JSON.stringify(s.scores);
+  }
+}
+
+async function refresh(force) {
+  const since = force || version === null ? "" : `&since=${version}`;
+  const reply = await fetch(`/api/state?seat=${encodeURIComponent(seat)}&lang=${lang}${since}`);
+  const data = await reply.json();
+  if (!reply.ok) { text($("message"), data.error); return; }
+  if (data.board === undefined) return;  // unchanged
+  version = data.version;
+  if ($("lang").options.length === 0) {
+    for (const l of data.languages) { const o = make("option", l); o.value = l; $("lang").append(o); }
+  }
+  $("lang").value = data.language;
+  show(data);
+  document.body.dataset.version = data.version;  // for tests and tools that watch the page
+}
+
+$("lang").addEventListener("change", () => {
+  lang = $("lang").value; localStorage.setItem("ckdsl-lang", lang); refresh(true);
+});
+$("new").addEventListener("click", () => call("/api/new", {}));
+$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}`; });
+$("load").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (file) await call("/api/load", { save: await file.text() });
+  e.target.value = "";
+});
+$("offer").addEventListener("submit", (e) => { e.preventDefault(); answer($("offer-text").value); });
+
+refresh(true);
+setInterval(() => { if (!busy) refresh(false); }, 400);

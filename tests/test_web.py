@@ -1,0 +1,129 @@
+"""The web table's server (``ckdsl serve``) without a browser: a seat sees what it may
+see, answers go through the game's rules, and a forged or malformed request is refused
+with an error and changes nothing (the game's digest stays the same)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.testclient import TestClient
+
+from ckdsl.bots import parse_spec
+from ckdsl.session import GameSetup, save_data
+from ckdsl.table.web.room import Room
+from ckdsl.table.web.server import make_app
+
+
+def table(players: str = "human,random,random,random", seed: int = 2) -> tuple[Room, TestClient]:
+    specs = [None if p == "human" else parse_spec(p) for p in players.split(",")]
+    room = Room(GameSetup(seed=seed, players=len(specs)), specs)
+    return room, TestClient(make_app(room))
+
+
+def token(room: Room, seat: int = 0) -> str:
+    return next(t for t, s in room.tokens.items() if s == seat)
+
+
+def test_the_page_and_a_seats_state() -> None:
+    room, client = table()
+    assert "ckdsl table" in client.get("/").text
+    state = client.get("/api/state", params={"seat": token(room), "lang": "pl"}).json()
+    assert state["pending"]["yours"] and state["pending"]["kind"] == "setup_settlement"
+    assert state["players"][0]["name"] == "Czerwony" and state["board"].startswith("<svg")
+    assert 'class="option"' in state["board"]
+    unchanged = client.get(
+        "/api/state", params={"seat": token(room), "since": state["version"]}
+    ).json()
+    assert unchanged == {"version": state["version"]}
+
+
+def test_an_answer_moves_the_game_and_the_bots_answer_their_seats() -> None:
+    room, client = table()
+    reply = client.post("/api/answer", json={"seat": token(room), "answer": "build settlement 0"})
+    assert reply.status_code == 200
+    assert room.game.history[0] == ("settlement", 0)
+    assert room.game.pending.player == 0  # the road, then the bots' turns, then red again
+
+
+def test_a_seat_sees_no_other_hand() -> None:
+    room, client = table("human,human,random,random", seed=5)
+    game = room.game
+    while game.state.turn < 4:  # both people answer their first option until turn 4
+        seat = game.pending.player
+        client.post("/api/answer", json={"seat": token(room, seat), "answer": _first(room)})
+    state = client.get("/api/state", params={"seat": token(room, 0)}).json()
+    mine = {h["good"]: h["count"] for h in state["hand"]}
+    hand = room.game.state.players[0].hand
+    assert sum(mine.values()) == sum(hand)
+    assert "hand" not in state["players"][1] and state["players"][1]["cards"] == sum(
+        room.game.state.players[1].hand
+    )
+
+
+def _first(room: Room) -> str:
+    from ckdsl.engine.notation import format_option
+
+    return format_option(room.game, room.game.pending.options[0])
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("/api/answer", b"{not json", 400),
+        ("/api/answer", b"[1, 2]", 400),
+        ("/api/answer", json.dumps({"seat": "forged", "answer": "build settlement 0"}), 403),
+        ("/api/answer", json.dumps({"answer": "build settlement 0"}), 403),
+        ("/api/answer", json.dumps({"seat": "SEAT1", "answer": "build settlement 0"}), 409),
+        ("/api/answer", json.dumps({"seat": "SEAT0", "answer": "build city 99"}), 422),
+        ("/api/answer", json.dumps({"seat": "SEAT0", "answer": "mvoe knight 1 to 2"}), 422),
+        ("/api/answer", json.dumps({"seat": "SEAT0", "answer": 7}), 400),
+        ("/api/answer", json.dumps({"seat": "SEAT0", "answer": "x" * 5000}), 400),
+        ("/api/load", json.dumps({"seat": "SEAT0", "save": "{}"}), 422),
+        ("/api/load", json.dumps({"seat": "SEAT0", "save": {"rules": "/etc/passwd"}}), 400),
+        ("/api/new", json.dumps({"seat": "forged"}), 403),
+    ],
+)
+def test_forged_and_malformed_requests_are_refused_and_change_nothing(
+    path: str, body: str | bytes, status: int
+) -> None:
+    room, client = table("human,human,random,random")
+    if isinstance(body, str):
+        body = body.replace("SEAT0", token(room, 0)).replace("SEAT1", token(room, 1))
+    before, version = room.game.state.digest(), room.version
+    reply = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert reply.status_code == status and reply.json()["error"]
+    assert room.game.state.digest() == before and room.version == version
+
+
+def test_another_seats_state_is_not_given_without_its_token() -> None:
+    room, client = table()
+    reply = client.get("/api/state", params={"seat": "guess"})
+    assert reply.status_code == 403
+    assert client.get("/api/state", params={"seat": token(room), "lang": "xx"}).status_code == 400
+
+
+def test_an_oversized_body_is_refused() -> None:
+    _room, client = table()
+    reply = client.post("/api/load", content=b" " * 4_000_001)
+    assert reply.status_code == 413
+
+
+def test_a_save_of_other_rules_is_refused_and_a_good_one_loads() -> None:
+    room, client = table(seed=3)
+    seat = token(room)
+    for _ in range(5):
+        client.post("/api/answer", json={"seat": seat, "answer": _first(room)})
+    saved = client.get("/api/save", params={"seat": seat})
+    assert saved.status_code == 200 and "attachment" in saved.headers["content-disposition"]
+    text, digest = saved.text, room.game.state.digest()
+    data = json.loads(text)
+    data["setup"]["rules"] = "/etc/passwd"  # a save naming a file the server was not given
+    reply = client.post("/api/load", json={"seat": seat, "save": json.dumps(data)})
+    assert reply.status_code == 422 and "not offered here" in reply.json()["error"]
+    assert "root:" not in reply.text
+    client.post("/api/new", json={"seat": seat})
+    assert room.game.state.digest() != digest
+    assert client.post("/api/load", json={"seat": seat, "save": text}).status_code == 200
+    assert room.game.state.digest() == digest
+    assert save_data(room.game, room.setup)["answers"] == data["answers"]
