@@ -93,11 +93,12 @@ def test_status_shows_only_what_the_seat_may_see() -> None:
         game.answer(bots[game.pending.player].choose(game.view(game.pending.player)))
     lines = status_lines(game, catalog(), 0)
     own = next(line for line in lines if line.startswith("▶"))
-    assert "hand:" in own and "progress:" in own
+    assert "hand:" in own and "progress cards:" in own
     others = [line for line in lines if line.startswith("  ") and "VP" in line]
-    assert len(others) == 3 and all("hand:" not in line and " cards" in line for line in others)
+    assert len(others) == 3 and all("hand:" not in line and " cards:" in line for line in others)
     polish = status_lines(game, catalog("pl"), 0)
-    assert "Czerwony" in polish[1]
+    assert polish[0].startswith("tura 6 · ruch: ") and "Czerwony" in polish[1]
+    assert "ręka:" in polish[1] and "hand" not in "\n".join(polish)
 
 
 def test_options_are_numbered_with_localized_names() -> None:

@@ -24,26 +24,27 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
     def who(p: int) -> str:
         return catalog.name("colours", colours[p])
 
+    m = catalog.message
     dice = ""
     if state.dice is not None and state.rolled:
         white, red, face = state.dice
-        dice = f" · dice {white}+{red} ({face})"
+        dice = f" · {m('table_dice')} {white}+{red} ({face})"
     barbarians = catalog.name("concepts", "barbarians")
     lines = [
-        f"turn {state.turn} · {who(state.current)} to play · {view.decision.kind} · "
-        f"{barbarians} {state.barbarians}/{rules.barbarian_track}{dice}"
+        f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
+        f" · {view.decision.kind} · {barbarians} {state.barbarians}/{rules.barbarian_track}{dice}"
     ]
     for p in range(view.players):
         player = state.players[p]
         knights = ", ".join(
-            f"{i}{'' if state.knight_active[i] else '(inactive)'}:{state.knight_level[i]}"
+            f"{i}{'' if state.knight_active[i] else '(-)'}:{state.knight_level[i]}"
             for i in player.knights
         )
         levels = " ".join(
             f"{catalog.name('tracks', track.id)} {player.levels[t]}"
             for t, track in enumerate(rules.tracks)
         )
-        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} VP"
+        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')}"
         if p == seat:
             hand = ", ".join(
                 f"{n} {catalog.good_name(rules.goods[g])}" for g, n in enumerate(player.hand) if n
@@ -52,16 +53,22 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
                 catalog.card_name(card) + (f" ×{n}" if n > 1 else "")
                 for card, n in Counter(player.progress).items()
             )
-            lines.append(f"{head} · hand: {hand or '-'} · progress: {cards or '-'}")
-            lines.append(f"    levels: {levels} · knights (at:level): {knights or '-'}")
+            lines.append(
+                f"{head} · {m('table_hand')}: {hand or '-'} · {m('table_progress')}: {cards or '-'}"
+            )
+            lines.append(
+                f"    {m('table_levels')}: {levels} · {m('table_knights')}: {knights or '-'}"
+            )
         else:
             lines.append(
-                f"{head} · {view.hand_sizes[p]} cards · {view.progress_counts[p]} progress"
-                f" · levels: {levels} · knights: {knights or '-'}"
+                f"{head} · {m('table_cards')}: {view.hand_sizes[p]} · "
+                f"{m('table_progress')}: {view.progress_counts[p]} · {m('table_levels')}: "
+                f"{levels} · {m('table_knights')}: {knights or '-'}"
             )
     if state.merchant != NOBODY:
         merchant = catalog.name("pieces", "merchant")
-        lines.append(f"  {merchant}: tile {state.merchant} ({who(state.merchant_owner)})")
+        tile = catalog.message("board_tile", tile=state.merchant)
+        lines.append(f"  {merchant}: {tile} ({who(state.merchant_owner)})")
     return lines
 
 

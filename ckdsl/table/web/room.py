@@ -31,6 +31,11 @@ from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
 from ckdsl.table.status import option_gloss
 
 LOG_LINES = 60  # the last lines of the log a page shows
+# The page's own words, from the locale (``messages.table_*``).
+PAGE_WORDS = (
+    "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
+    "new", "save", "load", "offer", "over",
+)  # fmt: skip
 
 
 class Refused(Exception):
@@ -203,6 +208,7 @@ class Room:
             ],
             "board": position_svg(game, catalog, highlight=mine, seat=seat),
             "log": [line for line in log if line][-LOG_LINES:],
+            "heading": self._heading(catalog, seat, mine),
             "pending": {
                 "player": game.pending.player,
                 "name": catalog.name("colours", colours[game.pending.player])
@@ -219,5 +225,17 @@ class Room:
             "over": state.over,
             "scores": scores(game) if state.over else None,
             "final_title": catalog.message("final_scores"),
+            "words": {key: catalog.message(f"table_{key}") for key in PAGE_WORDS},
             "winner": colours[state.winner] if state.winner >= 0 else None,
         }
+
+    def _heading(self, catalog: Catalog, seat: int, mine: bool) -> str:
+        """The line atop the page: the turn, and whose move it is."""
+        game = self.game
+        colours = game.rules.names("player_colours")
+        turn = catalog.message("table_turn", turn=game.state.turn)
+        if game.state.over:
+            return f"{turn} · {catalog.message('table_over')}"
+        who = catalog.name("colours", colours[game.pending.player])
+        key = "table_your_move" if mine else "table_playing"
+        return f"{turn} · {catalog.message(key, player=who)} ({game.pending.kind})"

@@ -39,10 +39,9 @@ function pick(answers) {
 
 function show(s) {
   document.documentElement.lang = s.language;
-  text($("turn"), `turn ${s.turn}`);
-  const me = s.players[s.seat];
-  text($("whose"), s.over ? "the game is over"
-    : s.pending.yours ? `${me.name}: your move (${s.pending.kind})` : `${s.pending.name} is playing…`);
+  text($("heading"), s.heading);
+  const w = s.words;
+  for (const el of document.querySelectorAll("[data-word]")) text(el, w[el.dataset.word]);
   $("board").innerHTML = s.board;  // the server's own SVG: every text in it is escaped
   for (const el of $("board").querySelectorAll(".option")) {
     el.addEventListener("click", () => pick(JSON.parse(el.dataset.answers)));
@@ -62,7 +61,7 @@ function show(s) {
   const cards = $("cards");
   cards.replaceChildren();
   for (const c of s.progress) { const li = make("li", c.name); li.title = c.explain; cards.append(li); }
-  const rows = [["", "VP", "cards", "progress", "knights", s.tracks.join(" / ")]];
+  const rows = [["", w.vp, w.cards, w.progress, w.knights, s.tracks.join(" / ")]];
   const table = $("players");
   table.replaceChildren();
   const head = document.createElement("tr");
