@@ -207,3 +207,21 @@ def test_watch_plays_a_game_turn_by_turn() -> None:
     assert result.exit_code == 0, result.output
     assert "── turn 1 " in result.output and "Final scores" in result.output
     assert result.output.count("Barbarians") > 10
+
+
+def test_board_draws_a_scenarios_position_step_by_step(tmp_path: Path) -> None:
+    from ckdsl.scenario import scenario_position
+
+    scenario = Path(__file__).parent / "scenarios" / "ck" / "alchemist_before_roll.yaml"
+    before, _, steps = scenario_position(scenario, 0)
+    after, _, _ = scenario_position(scenario, steps)
+    assert steps > 1 and len(after.history) > len(before.history)
+    out = tmp_path / "s.svg"
+    for at, game in ((0, before), (steps, after)):
+        result = CliRunner().invoke(
+            cli, ["board", "--scenario", str(scenario), "--at", str(at), "--svg", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        assert set(drawn(out.read_text(), "data-piece")) == state_pieces(game)
+    past = CliRunner().invoke(cli, ["board", "--scenario", str(scenario), "--at", "99"])
+    assert past.exit_code == 2 and f"which has {steps} steps" in past.output

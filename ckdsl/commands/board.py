@@ -50,11 +50,18 @@ png_option = click.option(
     help="Draw a saved game's position instead (its final one, or --at N).",
 )
 @click.option(
+    "--scenario",
+    "scenario_path",
+    type=click.Path(path_type=Path),
+    help="Draw a scenario's position instead (before its steps, or after --at N of them).",
+)
+@click.option(
     "--at",
     "at",
     type=click.IntRange(min=0),
     default=None,
-    help="With --save: the position after the save's first N answers.",
+    help="With --save: the position after the save's first N answers; with --scenario, "
+    "after its first N steps.",
 )
 @click.option(
     "--highlight/--no-highlight",
@@ -71,6 +78,7 @@ def board(
     seed: int | None,
     layout: str | None,
     save_path: Path | None,
+    scenario_path: Path | None,
     at: int | None,
     highlight: bool,
     svg_path: Path | None,
@@ -82,13 +90,15 @@ def board(
 
     With --save, a saved game's position: every piece, the robber, the merchant, the
     barbarians, and the places the next answer may name."""
-    if save_path is not None:
+    if save_path is not None or scenario_path is not None:
         if seed is not None or layout is not None:
-            raise click.UsageError("--save draws the saved game's own board: no --seed or --layout")
-        _draw_save(save_path, at, highlight, svg_path, png_path, lang, as_json)
+            raise click.UsageError("a game's position has its own board: no --seed or --layout")
+        if save_path is not None and scenario_path is not None:
+            raise click.UsageError("give --save or --scenario, not both")
+        _draw_game(save_path, scenario_path, at, highlight, svg_path, png_path, lang, as_json)
         return
     if at is not None:
-        raise click.UsageError("--at needs --save (the position after N answers of a save)")
+        raise click.UsageError("--at needs --save or --scenario (the position after N answers)")
     _draw_map(map_name, seed, layout, svg_path, png_path, lang, as_json)
 
 
@@ -130,8 +140,9 @@ def _draw_map(
         click.echo("\n".join(board_lines(spec, topology, drawn, layout, seed)))
 
 
-def _draw_save(
-    save_path: Path,
+def _draw_game(
+    save_path: Path | None,
+    scenario_path: Path | None,
     at: int | None,
     highlight: bool,
     svg_path: Path | None,
@@ -141,25 +152,35 @@ def _draw_save(
 ) -> None:
     from ckdsl.l10n.catalog import load_catalog
     from ckdsl.reports.position import position_json, position_lines, position_svg
+    from ckdsl.scenario import scenario_position
     from ckdsl.session import load_rules, replay, saved_answers
 
-    total = saved_answers(save_path)
+    if save_path is not None:
+        source, unit = save_path, "answers"
+        total = saved_answers(save_path)
+    else:
+        assert scenario_path is not None
+        source, unit = scenario_path, "steps"
+        total = scenario_position(scenario_path, 0)[2]
     if at is not None and at > total:
         raise click.BadParameter(
-            f"{at} is past the end of the save, which has {total} answers (give 0 to {total})",
+            f"{at} is past the end of {source.name}, which has {total} {unit} (give 0 to {total})",
             param_hint="--at",
         )
-    game, setup = replay(save_path, at)
-    answers = total if at is None else at
+    if save_path is not None:
+        game, setup = replay(save_path, at)
+    else:
+        game, setup, _ = scenario_position(source, at)
+    done = total if at is None else at
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     if svg_path is not None or png_path is not None:
-        title = f"{save_path.name} · {answers}/{total}"
+        title = f"{source.name} · {done}/{total}"
         svg = position_svg(game, catalog, title=title, highlight=highlight)
         _write_pictures(svg, svg_path, png_path)
     elif as_json:
-        click.echo(json.dumps(position_json(game, answers), indent=1, ensure_ascii=False))
+        click.echo(json.dumps(position_json(game, done), indent=1, ensure_ascii=False))
     else:
-        click.echo("\n".join(position_lines(game, catalog, answers)))
+        click.echo("\n".join(position_lines(game, catalog, f"after {done} {unit}")))
 
 
 def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> None:

@@ -236,7 +236,7 @@ def position_json(game: Game, answers: int) -> dict[str, object]:
     }
 
 
-def position_lines(game: Game, catalog: Catalog, answers: int) -> list[str]:
+def position_lines(game: Game, catalog: Catalog, when: str) -> list[str]:
     """The position for a terminal: whose move, then each player's pieces by kind."""
     state, topo = game.state, game.topo
     colours = game.rules.names("player_colours")
@@ -245,9 +245,9 @@ def position_lines(game: Game, catalog: Catalog, answers: int) -> list[str]:
         return catalog.name("colours", colours[player])
 
     if state.over:
-        head = f"after {answers} answers: the game is over"
+        head = f"{when}: the game is over"
     else:
-        head = f"after {answers} answers: turn {state.turn}, {who(game.pending.player)} to answer"
+        head = f"{when}: turn {state.turn}, {who(game.pending.player)} to answer"
         head += f" ({game.pending.kind}, {len(game.pending.options)} options)"
     lines = [head]
     pieces = position_pieces(game, catalog)

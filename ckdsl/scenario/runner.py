@@ -144,6 +144,39 @@ def run_file(path: Path) -> Outcome:
     return outcome
 
 
+def scenario_position(path: Path, steps: int | None = None) -> tuple[Game, GameSetup, int]:
+    """The game of the scenario in ``path`` after its position and its first ``steps``
+    steps (all of them if None; expectations are not checked), its setup, and how many
+    steps it has: what ``ckdsl board --scenario`` draws. Raises CkdslError for a file with
+    errors, or for a step that cannot be played."""
+    doc, problems = load_yaml(path)
+    errors = [p for p in problems if p.severity == "error"]
+    if doc is None or errors:
+        raise CkdslError(errors or problems)
+    errors = validate(doc.data, doc.positions, "scenario")
+    if errors:
+        raise CkdslError(errors)
+    data = obj(doc.data)
+    setup = _setup(data, path)
+    game = start(setup)
+    faults = apply_position(game, obj(data.get("position") or {}), doc.positions)
+    if faults:
+        raise CkdslError(faults)
+    all_steps = arr(data["steps"])
+    for k, value in enumerate(all_steps[:steps]):
+        step = obj(value)
+        if "expect" in step:
+            continue
+        try:
+            _run_step(game, step, ("steps", k), doc.positions, 0)
+        except _StepError as err:
+            raise CkdslError([err.diagnostic]) from None
+        except _Failed as failed:
+            at = doc.positions.value(("steps", k))
+            raise CkdslError([Diagnostic(at.file, at.line, at.col, failed.reason)]) from None
+    return game, setup, len(all_steps)
+
+
 def _setup(data: JsonObject, path: Path) -> GameSetup:
     def relative(value: JsonValue, bundled: Iterable[str]) -> str:
         name = text(value)
