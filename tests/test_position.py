@@ -175,9 +175,9 @@ def test_board_draws_a_saved_position(save: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--at", "5"], "--at needs --save"),
-        (["--save", "SAVE", "--at", "999999"], "past the end of the save"),
-        (["--save", "SAVE", "--seed", "3"], "no --seed or --layout"),
+        (["--at", "5"], "--at needs --save or --scenario"),
+        (["--save", "SAVE", "--at", "999999"], "past the end of g.json, which has"),
+        (["--save", "SAVE", "--seed", "3"], "its own board: no --seed or --layout"),
         (["--save", "SAVE", "--at", "-1"], "-1"),
     ],
 )
