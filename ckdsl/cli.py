@@ -335,7 +335,7 @@ def play(
     A seat is a bot or `human`: a person at this terminal (several for hot-seat), who
     answers by number or by typing the answer (`help` lists the table's commands)."""
     from ckdsl.bots import bot_seed, split_players
-    from ckdsl.session import GameSetup, load_rules, start, write_save
+    from ckdsl.session import GameSetup, load_rules
     from ckdsl.session import play as run_bots
 
     items = split_players(players)
@@ -349,34 +349,87 @@ def play(
         spec = specs[p]
         seats.append(None if spec is None else spec.make(bot_seed(seed, p)))
     setup = GameSetup(str(rules) if rules else "base", map_name, layout, n, seed)
+    if None in seats and as_json:
+        raise click.UsageError("a game with a human seat is shown as it is played: no --json")
+    _check_save_path(save_path, setup)
+    game = _started(setup)
     if None in seats:
-        if as_json:
-            raise click.UsageError("a game with a human seat is shown as it is played: no --json")
-        _play_at_table(setup, seats, lang, delay, save_path)
+        _play_at_table(game, setup, seats, lang, delay, save_path)
         return
     bots = [seat for seat in seats if seat is not None]
-    game = start(setup)
     run_bots(game, bots)
-    if save_path is not None:
-        write_save(save_path, game, setup)
+    saved = _save_or_keep(save_path, game, setup)
     _print_game(game, lang, load_rules(setup.rules).ruleset, as_json)
+    if not saved:
+        sys.exit(EXIT_FINDINGS)
+
+
+def _save_or_keep(save_path: Path | None, game: Game, setup: GameSetup) -> bool:
+    """Write the save; if that fails, write it to a file of its own in the temporary
+    folder and say where (the game just played is never lost). False if it failed."""
+    from ckdsl.session import write_save
+
+    if save_path is None:
+        return True
+    try:
+        write_save(save_path, game, setup)
+        return True
+    except OSError as exc:
+        import tempfile
+
+        kept = Path(tempfile.gettempdir()) / f"ckdsl-unsaved-{setup.seed}-{os.getpid()}.json"
+        message = f"{save_path}: cannot save the game: {exc.strerror or exc}"
+        try:
+            write_save(kept, game, setup)
+            message += f"; it was saved to {kept} instead"
+        except OSError:
+            message += "; it could not be saved anywhere (replay it with the same seed)"
+        click.echo(message, err=True)
+        return False
+
+
+def _check_save_path(save_path: Path | None, setup: GameSetup) -> None:
+    """A save is never written over the files of the game itself."""
+    from ckdsl.session import file_in_use
+
+    if save_path is not None:
+        used = file_in_use(save_path, setup)
+        if used is not None:
+            raise click.BadParameter(
+                f"'{save_path}' is {used}: save the game to another file", param_hint="--save"
+            )
+
+
+def _started(setup: GameSetup) -> Game:
+    """The game of ``setup``; a line-up or layout the rules and map do not have is a usage
+    error of the option that named it."""
+    from ckdsl.session import LayoutError, PlayersError, start
+
+    try:
+        return start(setup)
+    except PlayersError as err:
+        raise click.BadParameter(err.diagnostics[0].message, param_hint="--players") from None
+    except LayoutError as err:
+        raise click.BadParameter(err.diagnostics[0].message, param_hint="--layout") from None
 
 
 def _play_at_table(
+    game: Game,
     setup: GameSetup,
     seats: list[Bot | None],
     lang: str,
     delay: float | None,
     save_path: Path | None,
 ) -> None:
-    from ckdsl.session import load_rules, write_save
+    from ckdsl.session import load_rules
     from ckdsl.table.terminal import play_at_table
 
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     pace = delay if delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
-    game, code = play_at_table(setup, seats, catalog, delay=pace, save_path=save_path)
+    game, code = play_at_table(setup, seats, catalog, delay=pace, save_path=save_path, game=game)
     if save_path is not None and code == 0 and game.state.over:
-        write_save(save_path, game, setup)
+        if not _save_or_keep(save_path, game, setup):
+            sys.exit(EXIT_FINDINGS)
         click.echo(f"saved to {save_path}", err=True)
     if code:
         sys.exit(code)
@@ -396,9 +449,18 @@ def _play_at_table(
     type=click.Path(path_type=Path),
     help="With --step: rewrite this board picture after every turn.",
 )
+@click.option(
+    "--rules",
+    "rules",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Where the save's rules are now, if they moved (they must be the same rules).",
+)
 @_lang_option("Language of the game log.")
 @_json_option
-def replay(save: Path, step: bool, svg_path: Path | None, lang: str, as_json: bool) -> None:
+def replay(
+    save: Path, step: bool, svg_path: Path | None, rules: Path | None, lang: str, as_json: bool
+) -> None:
     """Replay a save file and print its log and the final scores again."""
     from ckdsl.session import load_rules
     from ckdsl.session import replay as replay_save
@@ -406,20 +468,20 @@ def replay(save: Path, step: bool, svg_path: Path | None, lang: str, as_json: bo
     if step:
         if as_json:
             raise click.UsageError("--step shows turns in words: not with --json")
-        _replay_steps(save, svg_path, lang)
+        _replay_steps(save, svg_path, lang, rules)
         return
     if svg_path is not None:
         raise click.UsageError("--svg goes with --step (or use `ckdsl board --save`)")
-    game, setup = replay_save(save)
+    game, setup = replay_save(save, rules=None if rules is None else str(rules))
     _print_game(game, lang, load_rules(setup.rules).ruleset, as_json)
 
 
-def _replay_steps(save: Path, svg_path: Path | None, lang: str) -> None:
+def _replay_steps(save: Path, svg_path: Path | None, lang: str, rules: Path | None) -> None:
     from ckdsl.commands.board import show_steps
     from ckdsl.session import load_rules, open_replay, saved_option
     from ckdsl.table.watch import steps
 
-    game, setup, answers = open_replay(save)
+    game, setup, answers = open_replay(save, None if rules is None else str(rules))
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
 
     def given() -> Iterator[Option]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -24,12 +24,14 @@ from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.decisions import IllegalAnswer, Option
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.files import write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
 from ckdsl.jsondata import text as as_text
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules import disk
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
+from ckdsl.userfiles import UnsafeFile, read_user_bytes, yaml_suffix_problem
 
 SAVE_FORMAT = "ckdsl-save"
 SAVE_VERSION = 2
@@ -105,6 +107,9 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
     Cached by the map file's resolved path while the file is unchanged."""
     _no_nul(name)
     path = board.map_path(name)
+    problem = yaml_suffix_problem(path)
+    if problem is not None:  # a system file named as a map is never read
+        raise CkdslError([Diagnostic(str(path), 0, 0, problem)])
     return _BOARDS.get(str(path.resolve()), lambda: _load_board(path))
 
 
@@ -125,10 +130,23 @@ def _load_board(path: Path) -> tuple[tuple[board.MapSpec, board.Topology], tuple
     return loaded, (stamp,)
 
 
+class PlayersError(CkdslError):
+    """The line-up does not fit the rule set (too few or too many players)."""
+
+
+class LayoutError(CkdslError):
+    """The map has no such fixed layout."""
+
+
 def start(setup: GameSetup, *, log: bool = True) -> Game:
     """A new game; the layout is drawn from the seed's layout stream unless a fixed one is
-    named. ``log``: keep the game's log (off for simulations)."""
+    named. ``log``: keep the game's log (off for simulations). Raises PlayersError and
+    LayoutError (a command's usage errors) and CkdslError."""
     rules = load_rules(setup.rules)
+    low, high = rules.compiled.number("players_min"), rules.compiled.number("players_max")
+    if not low <= setup.players <= high:
+        message = f"this rule set is for {low} to {high} players, not {setup.players}"
+        raise PlayersError([Diagnostic(setup.rules, 0, 0, message)])
     spec, topology = load_board(setup.map)
     if setup.layout is None:
         layout = board.random_layout(spec, topology, setup.seed)
@@ -136,7 +154,7 @@ def start(setup: GameSetup, *, log: bool = True) -> Game:
         try:
             layout = board.fixed_layout(spec, topology, setup.layout)
         except (KeyError, ValueError) as exc:
-            raise CkdslError([Diagnostic("", 0, 0, str(exc).strip("'\""))]) from None
+            raise LayoutError([Diagnostic(setup.map, 0, 0, str(exc).strip("'\""))]) from None
     _check_terrains(rules.compiled, layout.terrain, setup.map)
     try:
         return Game(rules.compiled, topology, layout, setup.players, setup.seed, log=log)
@@ -203,19 +221,63 @@ def save_data(game: Game, setup: GameSetup) -> SaveData:
 
 
 def write_save(path: Path, game: Game, setup: GameSetup) -> None:
-    path.write_text(json.dumps(save_data(game, setup), indent=1) + "\n", encoding="utf-8")
+    """Write the save file, whole or not at all (a temporary file renamed over ``path``:
+    a crash or a full disk mid-write leaves the previous save as it was). A rules or map
+    path is written relative to the save's folder, so the two can move together and the
+    save replays from any directory. Raises OSError."""
+    data = save_data(game, setup)
+    data["setup"]["rules"] = _relative_to(setup.rules, path, bundled=("base",))
+    data["setup"]["map"] = _relative_to(setup.map, path, bundled=board.bundled_maps())
+    text = json.dumps(data, indent=1) + "\n"
+    write_whole(path, text.encode("utf-8"), sync=True)
+
+
+def _relative_to(target: str, save: Path, bundled: Sequence[str]) -> str:
+    if target in bundled:
+        return target
+    import os
+
+    try:
+        return os.path.relpath(Path(target).resolve(), save.resolve().parent)
+    except ValueError:  # another drive (Windows): keep the absolute path
+        return str(Path(target).resolve())
+
+
+def _resolved(target: str, save: Path, bundled: Sequence[str]) -> str:
+    """A save's rules or map path, read relative to the save's folder (a save written
+    before saves did that named it relative to where it was made: kept if only that
+    exists)."""
+    if target in bundled or Path(target).is_absolute():
+        return target
+    beside = save.parent / target
+    return str(beside) if beside.exists() or not Path(target).exists() else target
+
+
+def file_in_use(path: Path, setup: GameSetup) -> str | None:
+    """Which of the game's own files ``path`` is (its variant, a file of its rule-set
+    folder, its map), if it is one: a save must never be written over it."""
+    target = path.resolve()
+    rules = base_rules_dir() if setup.rules == "base" else Path(setup.rules)
+    rules = rules.resolve()
+    if target == rules or (rules.is_dir() and rules in target.parents):
+        return "the rules being played"
+    if target == board.map_path(setup.map).resolve():
+        return "the map being played"
+    return None
 
 
 def read_save(path: Path) -> tuple[GameSetup, JsonObject]:
     """The setup and raw content of a save file; raises CkdslError naming what is wrong."""
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CkdslError([Diagnostic(where, 0, 0, f"cannot read: {exc.strerror}")]) from None
+        text = read_user_bytes(path).decode("utf-8")
+    except UnsafeFile as exc:
+        raise CkdslError([Diagnostic(where, 0, 0, exc.message)]) from None
     except UnicodeDecodeError:
         raise CkdslError([Diagnostic(where, 0, 0, "not a save file (not UTF-8 text)")]) from None
-    return parse_save(text, where)
+    setup, data = parse_save(text, where)
+    rules = _resolved(setup.rules, path, ("base",))
+    return replace(setup, rules=rules, map=_resolved(setup.map, path, board.bundled_maps())), data
 
 
 def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
@@ -270,11 +332,12 @@ def saved_answers(path: Path) -> int:
     return len(arr(read_save(path)[1]["answers"]))
 
 
-def replay(path: Path, upto: int | None = None) -> tuple[Game, GameSetup]:
+def replay(path: Path, upto: int | None = None, rules: str | None = None) -> tuple[Game, GameSetup]:
     """Replay a save file to its final state, or to its position after ``upto`` answers
     (not past its end: ``saved_answers`` says how many it has); refuses saves of other
-    rules or bad answers."""
-    game, setup, answers = open_replay(path)
+    rules or bad answers. ``rules``: where the save's rules are now, if they moved (the
+    rule set's hash must still match)."""
+    game, setup, answers = open_replay(path, rules)
     for number, text in enumerate(answers[:upto], start=1):
         replay_answer(game, path, number, text)
     digest = (
@@ -286,10 +349,14 @@ def replay(path: Path, upto: int | None = None) -> tuple[Game, GameSetup]:
     return game, setup
 
 
-def open_replay(path: Path) -> tuple[Game, GameSetup, list[str]]:
+def open_replay(path: Path, rules: str | None = None) -> tuple[Game, GameSetup, list[str]]:
     """A save's game at its start, its setup and its answers, to be replayed one by one
-    (``replay_answer``); refuses a save of other rules than the ones it names have now."""
-    return _opened(*read_save(path), str(path))
+    (``replay_answer``); refuses a save of other rules than the ones it names have now
+    (or than ``rules``, where they are now if they moved)."""
+    setup, data = read_save(path)
+    if rules is not None:
+        setup = replace(setup, rules=rules)
+    return _opened(setup, data, str(path))
 
 
 def replay_text(

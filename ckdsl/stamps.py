@@ -70,12 +70,14 @@ def content_digest(path: Path) -> str | None:
     """The sha256 of a file's bytes, or of a folder's sorted listing; None if unreadable."""
     import hashlib  # OpenSSL: only when a digest is wanted
 
+    from ckdsl.userfiles import UnsafeFile, read_user_bytes
+
     try:
         if path.is_dir():
             data = "\n".join(sorted(os.listdir(path))).encode("utf-8", "surrogateescape")
         else:
-            data = path.read_bytes()
-    except OSError:
+            data = read_user_bytes(path)  # never a FIFO or a device: they would not end
+    except (OSError, UnsafeFile):
         return None
     return hashlib.sha256(data).hexdigest()
 

@@ -127,7 +127,7 @@ def test_broken_save_files(tmp_path: Path, text: str, message: str) -> None:
 
 def test_missing_save_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["replay", str(tmp_path / "nope.json")])
-    assert result.exit_code == 1 and "cannot read" in result.stderr
+    assert result.exit_code == 1 and "no such file" in result.stderr
 
 
 def test_bad_arguments() -> None:
@@ -135,8 +135,10 @@ def test_bad_arguments() -> None:
     result = runner.invoke(cli, ["play", "--players", "random,genius,random"])
     assert result.exit_code == 2 and "unknown bot 'genius'" in result.stderr
     result = runner.invoke(cli, ["play", "--players", "random,random"])
-    assert result.exit_code == 1 and "3 to 4 players, not 2" in result.stderr
-    assert result.stderr.startswith("this rule set")  # no file to name: no stray '.:'
+    assert result.exit_code == 2 and "3 to 4 players, not 2" in result.stderr
+    assert "Invalid value for --players" in result.stderr  # the option, not a file '.'
+    result = runner.invoke(cli, ["play", "--layout", "nope"])
+    assert result.exit_code == 2 and "Invalid value for --layout" in result.stderr
     result = runner.invoke(cli, ["play", *FAST, "--map", "atlantis"])
     assert result.exit_code == 1 and "atlantis" in result.stderr
 

@@ -157,10 +157,10 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     path = tmp_path / "secret.yaml"
     path.write_text("a: 1\n")
 
-    def deny(self: Path) -> bytes:
+    def deny(*args: object) -> int:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr("ckdsl.userfiles.os.open", deny)  # root reads any file: fake it
     _, problems = load_yaml(path)
     assert problems[0].message == "cannot read the file: permission denied"
 

@@ -97,7 +97,8 @@ def results_folder(out: Path | None, command: str) -> Iterator[Path]:
 def prepared(experiment: Experiment) -> WorkSpec:
     """The experiment loaded and checked; a line-up that does not fit the rules or an
     unknown layout is a usage error naming its option, a broken rule file its findings."""
-    from ckdsl.sim.experiment import LayoutError, PlayersError, prepare
+    from ckdsl.session import LayoutError, PlayersError
+    from ckdsl.sim.experiment import prepare
 
     try:
         return prepare(experiment)

@@ -11,7 +11,6 @@ it is the Serbian catalog transliterated.
 from __future__ import annotations
 
 import copy
-import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from ckdsl.l10n.translit import to_latin_data
 from ckdsl.paths import locales_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.stamps import Stamp, StampedCache
+from ckdsl.template import bad_fields, fields, fill
 
 if TYPE_CHECKING:
     from ckdsl.rules.ruleset import RuleSet
@@ -157,25 +157,15 @@ class Catalog:
             template = found
         if count is not None:
             values = {"count": count, **values}
-        try:
-            return str(template).format_map(_Missing(values))
-        except (ValueError, IndexError, AttributeError):
-            return str(template)
-
-
-class _Missing(dict[str, object]):
-    """Leave an unknown placeholder visible instead of failing."""
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+        return fill(str(template), values)  # plain {name} fields only (ckdsl/template.py)
 
 
 def placeholders(text: str) -> set[str] | None:
-    """The ``{names}`` in ``text``, or ``None`` if its braces are broken."""
-    try:
-        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-    except ValueError:
+    """The ``{names}`` in ``text``, or ``None`` if any of its braces is not a plain
+    ``{name}`` (a format spec, an attribute, an index, a lone brace)."""
+    if bad_fields(text):
         return None
+    return fields(text)
 
 
 def language_data(

@@ -288,7 +288,13 @@ def _check_one(
             names = placeholders(text)
             fields = event_placeholders(event) if event is not None else None
             if names is None:
-                add("placeholder", fpath, "broken braces: write {name}, or {{ and }}", False)
+                add(
+                    "placeholder",
+                    fpath,
+                    "only plain fields: write {name} (no format spec, attribute or index), "
+                    "or {{ and }} for braces",
+                    False,
+                )
             elif event is not None and fields is not None and not names <= fields:
                 add(
                     "placeholder",

@@ -29,6 +29,8 @@ from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
 from ckdsl.rules.schemas import load_schema, suggest, validate
 from ckdsl.stamps import Stamp
+from ckdsl.template import bad_fields
+from ckdsl.userfiles import yaml_suffix_problem
 
 if TYPE_CHECKING:
     from ckdsl.rules.yamlload import Document
@@ -117,6 +119,9 @@ def _load(
         name = "base" if path.resolve() == base_rules_dir().resolve() else path.name
         top = str(path)
     else:
+        problem = yaml_suffix_problem(path) if path.exists() else None
+        if problem is not None:
+            return None, [Diagnostic(str(path), 0, 0, problem)]
         _load_variant(path, draft, chain=[])
         name, top = path.stem, str(path)
     if any(d.severity == "error" for d in draft.diagnostics) and not draft.data:
@@ -239,8 +244,14 @@ def _load_parent(doc: Document, file: Path, draft: _Draft, chain: list[Path]) ->
         return False
     if parent.is_dir():
         _load_folder(parent, draft)
-    else:
-        _load_variant(parent, draft, [*chain, here])
+        return bool(draft.data)
+    problem = yaml_suffix_problem(parent)
+    if problem is not None:  # a system file named by a shared variant is never read
+        draft.diagnostics.append(
+            Diagnostic.at(at, f"`extends` cannot take it: {problem}", ("extends",))
+        )
+        return False
+    _load_variant(parent, draft, [*chain, here])
     return bool(draft.data)
 
 
@@ -274,8 +285,28 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
     for lang, fragment in _sections(v.get("names")):
         if not isinstance(fragment, dict):
             continue
+        draft.diagnostics.extend(_template_faults(doc, fragment, ("names", lang)))
         deep_merge(draft.names.setdefault(lang, {}), fragment)
         draft.name_positions.graft(doc.positions, ("names", lang), (lang,))
+
+
+def _template_faults(doc: Document, value: JsonValue, path: JsonPath) -> list[Diagnostic]:
+    """Every text of a variant's names whose braces are not plain ``{name}`` fields: a
+    shared variant must not read attributes or pad a line to a gigabyte (ckdsl/template.py)."""
+    if isinstance(value, dict):
+        return [f for k, v in value.items() for f in _template_faults(doc, v, (*path, k))]
+    if isinstance(value, list):
+        return [f for i, v in enumerate(value) for f in _template_faults(doc, v, (*path, i))]
+    if not isinstance(value, str):
+        return []
+    bad = bad_fields(value)
+    if not bad:
+        return []
+    message = (
+        f"'{bad[0][:40]}' is not a plain field: a message fills {{name}} only "
+        "(no format spec, attribute or index; {{ and }} for braces)"
+    )
+    return [Diagnostic.at(doc.positions.value(path), message, path)]
 
 
 def _sections(block: JsonValue) -> list[tuple[str, JsonValue]]:

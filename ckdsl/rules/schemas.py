@@ -205,7 +205,10 @@ def _diagnose(error: ValidationError, positions: Positions) -> Iterator[Diagnost
                 )
         return
 
-    message = _message(kind, expected, instance, schema)
+    if not path and kind == "type":  # the whole file is no mapping: show none of it
+        message = f"expected {_TYPE_NAMES.get('object')}: this file is not a YAML mapping"
+    else:
+        message = _message(kind, expected, instance, schema)
     yield Diagnostic.at(positions.value(path), message, path)
 
 

@@ -25,6 +25,7 @@ import yaml
 from ckdsl.diagnostics import Diagnostic, JsonPath, PathItem, Pos
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
 from ckdsl.rules.positions import Positions
+from ckdsl.userfiles import UnsafeFile, read_user_bytes
 
 MAX_BYTES = 4 * 1024 * 1024
 """Largest file we read. A rule, locale or variant file is a few kilobytes."""
@@ -159,20 +160,10 @@ def _read_text(file: str) -> tuple[str | None, Diagnostic | None]:
     def fail(message: str, line: int = 0, col: int = 0) -> tuple[None, Diagnostic]:
         return None, Diagnostic(file, line, col, message)
 
-    p = Path(file)
-    try:
-        if p.is_dir():
-            return fail("is a folder, not a file")
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            return fail(f"the file is too large ({size:,} bytes); the limit is {MAX_BYTES:,} bytes")
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        return fail("no such file")
-    except PermissionError:
-        return fail("cannot read the file: permission denied")
-    except OSError as exc:
-        return fail(f"cannot read the file: {exc.strerror or exc}")
+    try:  # a regular file of a bounded size only: a FIFO or a device would never end
+        raw = read_user_bytes(Path(file), MAX_BYTES)
+    except UnsafeFile as exc:
+        return fail(exc.message)
     if b"\x00" in raw:
         line, col = _line_col(raw, raw.index(b"\x00"))
         return fail("this is a binary file, not YAML text (it contains a NUL byte)", line, col)

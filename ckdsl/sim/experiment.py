@@ -43,6 +43,7 @@ import ckdsl
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.jsondata import JsonObject
 from ckdsl.rng import derive
+from ckdsl.session import LayoutError, PlayersError
 
 if TYPE_CHECKING:
     from ckdsl.board import Layout, MapSpec, Topology
@@ -242,14 +243,6 @@ def experiment_header(experiment: Experiment, spec: WorkSpec) -> JsonObject:
         "rotations": len(experiment.rotations),
         "total": experiment.total,
     }
-
-
-class PlayersError(CkdslError):
-    """The line-up does not fit the rule set (too few or too many players)."""
-
-
-class LayoutError(CkdslError):
-    """The map has no such fixed layout."""
 
 
 def _error(message: str, file: str = "ckdsl") -> list[Diagnostic]:

@@ -280,8 +280,11 @@ def play_at_table(
     delay: float,
     save_path: Path | None,
     make_console: Callable[[], Console] = console,
+    game: Game | None = None,
 ) -> tuple[Game, int]:
-    """Play ``setup``'s game with these seats at the terminal; the game and exit code."""
-    table = Table(start(setup), setup, seats, catalog, make_console(), delay, save_path)
+    """Play ``setup``'s game (``game``, if it was started already) with these seats at
+    the terminal; the game and exit code."""
+    game = game if game is not None else start(setup)
+    table = Table(game, setup, seats, catalog, make_console(), delay, save_path)
     code = table.run()
     return table.game, code

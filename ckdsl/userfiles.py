@@ -1,0 +1,88 @@
+"""Opening the files a user names (rules, variants, maps, scenarios, locales, saves),
+safely: regular files only, of a bounded size, read without blocking.
+
+A FIFO, a device (``/dev/zero``), a socket or a folder named where a file is expected
+would block a read forever or never end; a file larger than any rule file or save would
+take the memory. Those are refused by their kind, before a byte is read, with a message
+that names the path and never shows the content.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+MAX_BYTES = 20_000_000
+"""The largest file ckdsl reads for a user (a long game's save is well under 1 MB)."""
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+class UnsafeFile(Exception):
+    """A path that is not a regular, readable file of a sensible size: ``message`` says
+    why (without the file's content)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def check_regular(path: Path, limit: int = MAX_BYTES) -> int:
+    """The size of ``path`` if it is a regular file within ``limit`` bytes; UnsafeFile
+    otherwise (a folder, a FIFO, a device, a socket, a symlink loop, missing, too big)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise UnsafeFile("no such file") from None
+    except PermissionError:
+        raise UnsafeFile("cannot read the file: permission denied") from None
+    except OSError as exc:  # ELOOP (a symlink loop), ENAMETOOLONG, ...
+        raise UnsafeFile(f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UnsafeFile("is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        kind = (
+            "a named pipe (FIFO)"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(info.st_mode)
+            else "not a regular file"
+        )
+        raise UnsafeFile(f"is {kind}, not a regular file: ckdsl reads only regular files")
+    if info.st_size > limit:
+        raise UnsafeFile(
+            f"the file is too large ({info.st_size:,} bytes); the limit is {limit:,} bytes"
+        )
+    return info.st_size
+
+
+def read_user_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them; UnsafeFile
+    otherwise. Opened without blocking, so a file swapped for a FIFO after the check
+    cannot hang the read either."""
+    check_regular(path, limit)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except PermissionError:
+        raise UnsafeFile("cannot read the file: permission denied") from None
+    except OSError as exc:
+        raise UnsafeFile(f"cannot read the file: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise UnsafeFile("is not a regular file: ckdsl reads only regular files")
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise UnsafeFile(f"the file is too large (over {limit:,} bytes)")
+    return data
+
+
+def yaml_suffix_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be a rule, variant or map file by its name alone (None if it
+    can): such files end in .yaml or .yml, so a system file named by mistake, or by a
+    shared variant, is never read."""
+    if path.suffix.lower() in YAML_SUFFIXES:
+        return None
+    return f"'{path.name}' is not a .yaml or .yml file (rule, variant and map files are YAML)"

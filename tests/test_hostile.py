@@ -1,0 +1,163 @@
+"""Hostile input (issue 15): files that are not what they claim, shared variants and
+saves that try to read or show what they should not, saves that must survive a crash,
+and usage errors that name the option. Each test builds its hostile file itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ckdsl.cli import cli
+from ckdsl.session import GameSetup, start, write_save
+from ckdsl.template import bad_fields, fill
+
+FAST = ["--players", "random,random,random,random", "--seed", "1"]
+SECRET = "root:x:0:0:TOPSECRET"
+
+
+def run(
+    *args: str, cwd: Path | None = None, timeout: float = 20
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    return subprocess.run(
+        [sys.executable, "-m", "ckdsl", *args],
+        capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_special_files_are_refused_without_reading(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / "rules.yaml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        target = Path("/dev/zero")
+    for args in (
+        ["validate", str(target)],
+        ["replay", str(target)],
+        ["play", "--rules", str(target)],
+    ):
+        started = time.monotonic()
+        result = run(*args, timeout=10)
+        assert time.monotonic() - started < 10
+        assert result.returncode in (1, 2) and "Traceback" not in result.stderr, args
+    said = {"fifo": "named pipe (FIFO)", "device": "a device", "folder": "a folder"}[kind]
+    assert said in run("replay", str(target)).stderr
+
+
+def test_a_variant_that_extends_a_system_file_shows_none_of_it(tmp_path: Path) -> None:
+    secret = tmp_path / "passwd"
+    secret.write_text(SECRET + "\n")
+    variant = tmp_path / "v.yaml"
+    variant.write_text(f"extends: {secret}\n")
+    result = run("validate", str(variant))
+    assert result.returncode == 1 and "not a .yaml or .yml file" in result.stderr
+    assert "TOPSECRET" not in result.stdout + result.stderr
+    for option in ("--rules", "--map"):
+        result = run("play", option, str(secret), *FAST)
+        assert result.returncode in (1, 2) and "TOPSECRET" not in result.stdout + result.stderr
+
+
+def test_a_yaml_file_that_is_no_mapping_is_not_quoted(tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    variant.write_text(SECRET + "\n")
+    result = run("validate", str(variant))
+    assert result.returncode == 1 and "TOPSECRET" not in result.stdout + result.stderr
+
+
+def test_message_templates_fill_plain_fields_only(tmp_path: Path) -> None:
+    assert fill("{player} {player.__class__} {n:>1000000000} {{x}}", {"player": "Red", "n": 1}) == (
+        "Red {player.__class__} {n:>1000000000} {x}"
+    )
+    assert bad_fields("{a} {a.b} {c:>9} {d[0]} }") == ["{a.b}", "{c:>9}", "{d[0]}", "}"]
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        "extends: base\nnames:\n  en:\n    messages:\n"
+        '      log_robber: "{player.__class__.__mro__} moves to {tile:>1000000000}"\n'
+    )
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 1 and "v.yaml:5:19: '{player.__class__.__mro__}'" in result.stderr
+
+
+def test_usage_errors_name_the_option() -> None:
+    result = CliRunner().invoke(cli, ["play", "--players", "random,random"])
+    assert result.exit_code == 2 and "--players" in result.stderr
+    result = CliRunner().invoke(cli, ["play", *FAST, "--layout", "nope"])
+    assert result.exit_code == 2 and "--layout" in result.stderr
+
+
+def test_a_save_is_never_written_over_the_rules_being_played(tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: base\n")
+    result = CliRunner().invoke(
+        cli, ["play", *FAST, "--rules", str(variant), "--save", str(variant)]
+    )
+    assert result.exit_code == 2 and "the rules being played" in result.stderr
+    assert variant.read_text() == "extends: base\n"
+
+
+def test_a_failed_save_keeps_the_game(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["play", *FAST, "--save", str(tmp_path / "no" / "g.json")])
+    assert result.exit_code == 1 and "saved to " in result.stderr
+    kept = Path(result.stderr.split("saved to ")[1].split(" instead")[0])
+    assert json.loads(kept.read_text())["format"] == "ckdsl-save"
+    kept.unlink()
+
+
+def test_a_save_replays_from_anywhere_and_with_moved_rules(tmp_path: Path) -> None:
+    folder = tmp_path / "here"
+    folder.mkdir()
+    (folder / "v.yaml").write_text(
+        "extends: base\noverride:\n  parameters:\n    points_to_win: 14\n"
+    )
+    made = run("play", *FAST, "--rules", "v.yaml", "--save", "g.json", cwd=folder)
+    assert made.returncode == 0, made.stderr
+    assert json.loads((folder / "g.json").read_text())["setup"]["rules"] == "v.yaml"
+    elsewhere = run("replay", str(folder / "g.json"), cwd=tmp_path)
+    assert elsewhere.returncode == 0 and elsewhere.stdout == made.stdout
+    (folder / "v.yaml").rename(tmp_path / "moved.yaml")
+    lost = run("replay", str(folder / "g.json"), cwd=tmp_path)
+    assert lost.returncode == 1 and "no such file" in lost.stderr
+    found = run("replay", str(folder / "g.json"), "--rules", str(tmp_path / "moved.yaml"))
+    assert found.returncode == 0 and found.stdout == made.stdout
+
+
+@pytest.mark.slow
+def test_a_save_killed_mid_write_leaves_the_old_one_whole(tmp_path: Path) -> None:
+    """SIGKILL a process that writes saves over one file in a loop: whenever it dies,
+    the file is a complete save (the old or the new), never a truncated one."""
+    path = tmp_path / "g.json"
+    game = start(GameSetup(seed=1))
+    write_save(path, game, GameSetup(seed=1))
+    writer = (
+        "import sys; from pathlib import Path\n"
+        "from ckdsl.session import GameSetup, start, write_save\n"
+        "from ckdsl.bots import RandomBot\n"
+        "setup = GameSetup(seed=2); game = start(setup); bots = [RandomBot(p) for p in range(4)]\n"
+        "print('ready', flush=True)\n"
+        "while True:\n"
+        "    if game.state.over: game = start(setup)\n"
+        "    game.answer(bots[game.pending.player].choose(game.view(game.pending.player)))\n"
+        "    write_save(Path(sys.argv[1]), game, setup)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    for k in range(8):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", writer, str(path)], stdout=subprocess.PIPE, env=env, text=True
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        time.sleep(0.05 + 0.03 * k)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        data = json.loads(path.read_text())  # a truncated file would not parse
+        assert data["format"] == "ckdsl-save" and data["answers"] is not None
