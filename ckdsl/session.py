@@ -288,6 +288,10 @@ def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
         raise CkdslError(
             [Diagnostic(where, exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")]
         ) from None
+    except RecursionError:
+        raise CkdslError([Diagnostic(where, 0, 0, "not a save file: nested too deeply")]) from None
+    except ValueError:  # an integer of thousands of digits
+        raise CkdslError([Diagnostic(where, 0, 0, "not a save file: a number too long")]) from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise CkdslError([Diagnostic(where, 1, 1, "not a ckdsl save file")])
     if data.get("version") != SAVE_VERSION:

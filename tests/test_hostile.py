@@ -161,3 +161,71 @@ def test_a_save_killed_mid_write_leaves_the_old_one_whole(tmp_path: Path) -> Non
         proc.wait()
         data = json.loads(path.read_text())  # a truncated file would not parse
         assert data["format"] == "ckdsl-save" and data["answers"] is not None
+
+
+def _variant(tmp_path: Path, body: str, name: str = "v.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text("extends: base\n" + body)
+    return path
+
+
+def test_numbers_of_thousands_of_digits_are_errors_not_crashes(tmp_path: Path) -> None:
+    big = "1" * 5000
+    for body in (f"description: {big}\n", f"override:\n  parameters:\n    points_to_win: {big}\n"):
+        result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, body))])
+        assert result.exit_code == 1 and "v.yaml:" in result.stderr
+        assert "a number of 5,000 digits" in result.stderr and "internal error" not in result.stderr
+    card = (
+        "add:\n  cards:\n    big:\n      deck: trade\n      count: 1\n      effect: |\n"
+        f"        gain {big} grain\n"
+    )
+    result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, card))])
+    assert "numbers in effects have at most 18" in result.stderr
+    save = tmp_path / "g.json"
+    save.write_text(
+        '{"format": "ckdsl-save", "version": 2, "setup": {"rules": "base", "map": "standard",'
+        f' "layout": null, "players": 4, "seed": {big}}}, "answers": []}}'
+    )
+    result = CliRunner().invoke(cli, ["replay", str(save)])
+    assert result.exit_code == 1 and "a number too long" in result.stderr
+    save.write_text("[" * 100_000 + "]" * 100_000)
+    result = CliRunner().invoke(cli, ["replay", str(save)])
+    assert result.exit_code == 1 and "nested too deeply" in result.stderr
+
+
+def test_effects_nested_too_deeply_are_errors_at_their_place(tmp_path: Path) -> None:
+    chain = " + ".join(["1"] * 600)
+    blocks = "".join("        " + "    " * i + "if true:\n" for i in range(200))
+    for effect in (f"        let y = {chain}\n", blocks + "        " + "    " * 200 + "stop\n"):
+        body = "add:\n  cards:\n    deep:\n      deck: trade\n      count: 1\n      effect: |\n"
+        result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, body + effect))])
+        assert result.exit_code == 1 and "nested too deeply" in result.stderr
+        assert "internal error" not in result.stderr
+
+
+def test_an_effect_that_would_run_forever_stops_and_the_game_goes_on(tmp_path: Path) -> None:
+    hooks = (
+        "override:\n  hooks:\n    turn_start:\n      effect: |\n"
+        "        repeat 1000000000000:\n            gain 1 grain\n"
+        "    turn_end:\n      effect: |\n"
+        "        for a in intersections:\n            for b in intersections:\n"
+        "                for c in intersections:\n                    let x = 1\n"
+    )
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(_variant(tmp_path, hooks))])
+    assert result.exit_code == 0 and time.monotonic() - started < 15
+    assert (
+        "The hook turn_start stops at its line 1: the effect ran past its budget" in result.output
+    )
+    assert "The hook turn_end stops at its line 4" in result.output
+    assert "Final scores" in result.output
+
+
+def test_an_answer_with_a_huge_number_is_refused_briefly() -> None:
+    from ckdsl.engine.decisions import IllegalAnswer
+    from ckdsl.engine.notation import parse_answer
+
+    game = start(GameSetup(seed=1))
+    with pytest.raises(IllegalAnswer) as refused:
+        parse_answer(game, "offer " + "9" * 5000 + " brick for 1 ore")
+    assert len(refused.value.reason) < 2000

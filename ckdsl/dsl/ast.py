@@ -173,3 +173,29 @@ Stmt = Let | Require | Stop | Action | If | For | Repeat | Optional
 @dataclass(frozen=True, slots=True)
 class Effect:
     body: tuple[Stmt, ...]
+
+
+MAX_DEPTH = 60
+"""How deeply an effect's syntax may nest (blocks in blocks, brackets in brackets, a
+chain of operators): far past what any card needs, and well short of what would
+exhaust Python's stack in the compiler."""
+
+
+def too_deep(root: object) -> tuple[int, Node] | None:
+    """The first node nested deeper than ``MAX_DEPTH`` in ``root`` (an Effect, a node or a
+    list of them) and its depth, or None. Walked with a stack of its own: a tree too deep
+    for recursion is what it looks for."""
+    from dataclasses import fields, is_dataclass
+
+    stack: list[tuple[object, int]] = [(root, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, tuple)):
+            stack.extend((item, depth) for item in value)
+        elif is_dataclass(value) and not isinstance(value, type):
+            if isinstance(value, Node):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return depth, value
+            stack.extend((getattr(value, f.name), depth) for f in fields(value))
+    return None

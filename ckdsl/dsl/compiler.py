@@ -29,7 +29,7 @@ from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from ckdsl.dsl import turn_vocabulary  # noqa: F401  (registers the turn's words)
-from ckdsl.dsl.errors import DslError, EffectFailure
+from ckdsl.dsl.errors import DslError, EffectFailure, out_of_budget
 from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl, Verb
 from ckdsl.dsl.types import (
     ANY,
@@ -1470,18 +1470,25 @@ def _run_block(
                 raise _Unstructured(pc)
             loop, inner = f"_loop{pc}", pad + "        "
             if op == FOR:
+                names["_over"] = out_of_budget
                 var = repr(ins[1])
                 out += [f"{pad}_items{pc} = {text(ins[5])}", f"{pad}if _items{pc}:",
                         f"{pad}    {loop} = [_items{pc}, 0]", f"{pad}    _loops.append({loop})",
                         f"{pad}    _v[{var}] = _items{pc}[0]", f"{pad}    while True:",
                         *_run_block(code, pc + 1, after - 1, inner, names),
+                        f"{inner}env.budget -= 1",
+                        f"{inner}if env.budget < 0:", f"{inner}    _over()",
                         f"{inner}{loop}[1] += 1",
                         f"{inner}if {loop}[1] < len({loop}[0]):",
                         f"{inner}    _v[{var}] = {loop}[0][{loop}[1]]",
                         f"{inner}else:", f"{inner}    _loops.pop()",
                         f"{inner}    break"]  # fmt: skip
             else:
-                out += [f"{pad}_count{pc} = {text(ins[1])}", f"{pad}if _count{pc} > 0:",
+                names["_over"] = out_of_budget
+                out += [f"{pad}_count{pc} = {text(ins[1])}",
+                        f"{pad}env.budget -= max(_count{pc}, 0)",
+                        f"{pad}if env.budget < 0:", f"{pad}    _over()",
+                        f"{pad}if _count{pc} > 0:",
                         f"{pad}    {loop} = [_count{pc}, 0]", f"{pad}    _loops.append({loop})",
                         f"{pad}    while True:",
                         *_run_block(code, pc + 1, after - 1, inner, names),

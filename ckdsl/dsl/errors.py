@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
+from ckdsl.engine.allow import STEP_BUDGET
+
 
 class DslError(Exception):
     """What is wrong, where (1-based, in the effect's text), and a hint for a common slip."""
@@ -31,3 +35,11 @@ class DslError(Exception):
 class EffectFailure(Exception):
     """An effect asked for something the board does not have (``move robber to 99`` on a
     map of 19 tiles): the effect ends there, and the log says why."""
+
+
+def out_of_budget() -> NoReturn:
+    """Stop the effect: it ran past ``STEP_BUDGET`` (logged, and the game goes on)."""
+    raise EffectFailure(
+        f"the effect ran past its budget of {STEP_BUDGET:,} loop steps (a `repeat` or loops "
+        "in loops too large)"
+    )

@@ -22,7 +22,13 @@ from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
 from lark import __version__ as lark_version
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 from lark.lark import PostLex
 from lark.tree import Meta
 
@@ -124,6 +130,9 @@ def grammar_cache() -> str | bool:
     return str(folder / f"effects-{version}.cache")
 
 
+MAX_DIGITS = 18  # the digits of a number literal in an effect
+
+
 def parse(text: str) -> ast.Effect:
     """Parse an effect; raises DslError (line and column in ``text``) on a syntax error."""
     return _parse(text, _TO_AST)
@@ -154,7 +163,16 @@ def _parse(text: str, to_ast: _ToAst) -> ast.Effect:
         raise
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source) from None
-    return to_ast.transform(tree)
+    except RecursionError:
+        raise DslError(1, 1, "nested too deeply to read", "split it with `let`") from None
+    try:
+        return to_ast.transform(tree)
+    except VisitError as exc:  # a leaf refused (a number too long): its own message
+        if isinstance(exc.orig_exc, DslError):
+            raise exc.orig_exc from None
+        raise
+    except RecursionError:
+        raise DslError(1, 1, "nested too deeply to read", "split it with `let`") from None
 
 
 # --- syntax errors in words -------------------------------------------------------------
@@ -373,6 +391,10 @@ class _ToAst(Transformer[Token, ast.Effect]):
         return ast.Name(*self._at(token), str(token))
 
     def NUMBER(self, token: Token) -> ast.Number:
+        if len(token) > MAX_DIGITS:  # no count or amount needs more; int() of 5,000 digits fails
+            line, col = self._at(token)
+            message = f"a number of {len(token):,} digits: numbers in effects have at most"
+            raise DslError(line, col, f"{message} {MAX_DIGITS}")
         return ast.Number(*self._at(token), int(token))
 
     def STRING(self, token: Token) -> ast.Text:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from ckdsl import jsondata
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.dsl import parsed
+from ckdsl.dsl.ast import MAX_DEPTH, too_deep
 from ckdsl.dsl.compiler import (
     STOP,
     Compiler,
@@ -255,6 +256,9 @@ def compile_effect(
         tree = parsed.parse(text)
     except DslError as err:
         return None, [err]
+    deep = _nesting_fault(tree)
+    if deep is not None:
+        return None, [deep]
     compiler = Compiler(names, variables)
     program = compiler.effect(tree)
     if read is not None:
@@ -274,11 +278,29 @@ def compile_formula(
         expr = parsed.parse_expression(text)
     except DslError as err:
         return None, [err]
+    deep = _nesting_fault(expr)
+    if deep is not None:
+        return None, [deep]
     compiler = Compiler(names, variables)
     fn = compiler.formula(expr, want)
     if read is not None:
         read |= compiler.parameters_read
     return fn, compiler.errors
+
+
+def _nesting_fault(tree: object) -> DslError | None:
+    """An error at the first place the tree nests deeper than the DSL allows."""
+    found = too_deep(tree)
+    if found is None:
+        return None
+    _, node = found
+    return DslError(
+        node.line,
+        node.col,
+        f"nested too deeply: more than {MAX_DEPTH} levels here (blocks, brackets or a chain "
+        "of operators)",
+        "split it with `let`, or into a hook of its own",
+    )
 
 
 def effect_variables(path: JsonPath) -> dict[str, Type]:

@@ -32,7 +32,7 @@ from ckdsl.dsl.compiler import (
     board_size,
     ends,
 )
-from ckdsl.dsl.errors import EffectFailure
+from ckdsl.dsl.errors import EffectFailure, out_of_budget
 from ckdsl.engine.allow import Env
 from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb
 from ckdsl.engine.frames import new_frame
@@ -216,6 +216,9 @@ def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]
                 else:
                     pc = after
             elif op == NEXT:
+                env.budget -= 1
+                if env.budget < 0:
+                    out_of_budget()
                 loop = loops[-1]
                 loop[1] += 1
                 if loop[1] < len(loop[0]):
@@ -242,6 +245,9 @@ def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]
                     pc = target
             elif op == REPEAT:
                 count = ins[1](env)
+                env.budget -= max(count, 0)
+                if env.budget < 0:
+                    out_of_budget()
                 if count > 0:
                     loops.append([count, 0])
                     pc += 1

@@ -21,16 +21,23 @@ if TYPE_CHECKING:
 
 V = TypeVar("V", bound=Value)
 
+STEP_BUDGET = 10_000
+"""The loop steps one run of an effect may take (each turn of a `for` or a `repeat`):
+hundreds of times what any card takes, a few milliseconds at most, so a house rule with
+`repeat 1000000000000` or loops in loops stops (``ckdsl.dsl.errors.out_of_budget``)
+instead of hanging the game."""
+
 
 class Env:
     """What an effect sees while it runs: the game, its player, its variables."""
 
-    __slots__ = ("game", "me", "vars")
+    __slots__ = ("budget", "game", "me", "vars")
 
     def __init__(self, game: Game, me: int, variables: Variables) -> None:
         self.game = game
         self.me = me
         self.vars = variables
+        self.budget = STEP_BUDGET  # loop steps left
 
 
 def allowed(game: Game, move: str, player: int, **variables: Value) -> bool:

@@ -67,7 +67,7 @@ def format_goods(goods: dict[str, int]) -> str:
 
 
 _OFFER = re.compile(r"offer (?P<give>.+?) for (?P<get>.+)")
-_AMOUNT = re.compile(r"(?P<n>\d+) (?P<good>[a-z][a-z0-9_]*)")
+_AMOUNT = re.compile(r"(?P<n>\d{1,9}) (?P<good>[a-z][a-z0-9_]*)")  # no int of 5,000 digits
 
 
 def parse_answer(game: Game, text: str) -> Option:
@@ -96,7 +96,8 @@ def parse_answer(game: Game, text: str) -> Option:
     if decision.accepts_open("offer"):
         legal += ", or 'offer N good + ... for N good + ...'"
     who = player_name(game, decision.player) if decision.player >= 0 else "nobody"
-    raise IllegalAnswer(f"'{wanted}' is not a legal answer for {who} now; legal: {legal}")
+    shown = wanted if len(wanted) <= 80 else wanted[:77] + "..."
+    raise IllegalAnswer(f"'{shown}' is not a legal answer for {who} now; legal: {legal}")
 
 
 def _parse_goods(text: str) -> dict[str, int]:

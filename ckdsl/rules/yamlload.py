@@ -28,6 +28,7 @@ from ckdsl.rules.positions import Positions
 from ckdsl.userfiles import UnsafeFile, read_user_bytes
 
 MAX_BYTES = 4 * 1024 * 1024
+MAX_DIGITS = 30  # the digits of a number: far beyond any count, cost or parameter
 """Largest file we read. A rule, locale or variant file is a few kilobytes."""
 MAX_DEPTH = 64
 """Deepest nesting of mappings and lists. The deepest rule data is about 8 levels."""
@@ -408,6 +409,16 @@ class _Builder:
             frame.container.append(value)
 
     def scalar_value(self, event: yaml.ScalarEvent) -> JsonValue:
+        try:
+            return self._scalar_value(event)
+        except ValueError:  # an integer of thousands of digits: Python refuses to read it
+            raise self.abort(
+                event.start_mark,
+                f"a number of {len(event.value):,} digits: numbers in rule files have at most "
+                f"{MAX_DIGITS} (quote it if it is a text)",
+            ) from None
+
+    def _scalar_value(self, event: yaml.ScalarEvent) -> JsonValue:
         tag = event.tag
         text: str = event.value
         if tag in (None, "!"):
@@ -438,6 +449,8 @@ def _resolve_plain(text: str) -> JsonValue:
     if text in _FALSE:
         return False
     if _INT.match(text):
+        if len(text) > MAX_DIGITS:
+            raise ValueError(text[:20])
         return int(text)
     if _INT_OCT.match(text):
         return int(text[2:], 8)

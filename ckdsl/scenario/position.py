@@ -42,8 +42,11 @@ def player_index(game: Game, colour: JsonValue, at: JsonPath, report: Report) ->
 def edge_of(game: Game, text: str, at: JsonPath, report: Report) -> int | None:
     """The edge '12-13' names, or None after reporting why there is none."""
     a, _, b = text.partition("-")
-    ends = int(a), int(b)
     count = len(game.topo.inter_tiles)
+    if max(len(a), len(b)) > 9:  # not an intersection of any map (and no int of 5,000 digits)
+        report(at, f"'{text[:30]}' names no edge (intersections are 0 to {count - 1})")
+        return None
+    ends = int(a), int(b)
     for i in ends:
         if not 0 <= i < count:
             report(at, f"there is no intersection {i} (the map has 0 to {count - 1})")
