@@ -1,5 +1,8 @@
 """``python -m ckdsl`` runs the command line."""
 
-from ckdsl.cli import main
+try:
+    from ckdsl.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command line loads: no traceback
+    raise SystemExit(130) from None
 
 main()

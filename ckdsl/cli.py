@@ -55,9 +55,9 @@ class _Group(click.Group):
             ctx.exit(EXIT_FINDINGS)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
-        except BrokenPipeError:
-            sys.stderr.close()
-            ctx.exit(EXIT_FINDINGS)
+        except BrokenPipeError:  # the reader stopped reading (`| head`): not a failure
+            _quiet_pipe()
+            ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
@@ -526,5 +526,19 @@ _register()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point."""
-    cli.main(args=list(argv) if argv is not None else None, prog_name="ckdsl")
+    """Console-script entry point. Ctrl-C anywhere, start-up included, and a reader that
+    closes the pipe end the run quietly (130; 0), never with a traceback."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="ckdsl")
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        _quiet_pipe()
+        sys.exit(0)
+
+
+def _quiet_pipe() -> None:
+    """Point stdout at /dev/null: flushing at exit would raise again on the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

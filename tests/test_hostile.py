@@ -229,3 +229,38 @@ def test_an_answer_with_a_huge_number_is_refused_briefly() -> None:
     with pytest.raises(IllegalAnswer) as refused:
         parse_answer(game, "offer " + "9" * 5000 + " brick for 1 ore")
     assert len(refused.value.reason) < 2000
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("override: !!str\n  parameters:\n    points_to_win: 11\n", "unsupported YAML tag"),
+        ("description: !!map x\n", "unsupported YAML tag"),
+        ("override:\n  parameters:\n    turn_limit: 1000000000\n", "must be at most 10000"),
+        ("override:\n  parameters:\n    points_to_win: 1000000000\n", "must be at most 100"),
+    ],
+)
+def test_tags_and_limits_of_rule_data(tmp_path: Path, body: str, message: str) -> None:
+    result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, body))])
+    assert result.exit_code == 1 and message in result.stderr
+
+
+def test_extends_its_own_folder_is_one_clear_error(tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: .\n")
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 1 and "is the folder this variant is in" in result.stderr
+    assert result.stderr.count("\n") <= 3  # one finding, not one per file of the folder
+
+
+def test_a_reader_that_stops_reading_ends_the_run_quietly() -> None:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "ckdsl", "play", *FAST, "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    assert writer.stdout is not None and writer.stderr is not None
+    writer.stdout.read(10)
+    writer.stdout.close()  # the reader goes away with most of the output unread
+    assert writer.wait(timeout=30) == 0
+    assert writer.stderr.read() == b""

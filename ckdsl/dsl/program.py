@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from ckdsl import jsondata
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.dsl import parsed
-from ckdsl.dsl.ast import MAX_DEPTH, too_deep
 from ckdsl.dsl.compiler import (
     STOP,
     Compiler,
@@ -290,6 +289,8 @@ def compile_formula(
 
 def _nesting_fault(tree: object) -> DslError | None:
     """An error at the first place the tree nests deeper than the DSL allows."""
+    from ckdsl.dsl.ast import MAX_DEPTH, too_deep  # not on a start from the cache
+
     found = too_deep(tree)
     if found is None:
         return None

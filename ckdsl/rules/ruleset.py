@@ -243,6 +243,16 @@ def _load_parent(doc: Document, file: Path, draft: _Draft, chain: list[Path]) ->
         )
         return False
     if parent.is_dir():
+        if parent in here.parents:  # `extends: .`: its own folder, itself among the files
+            draft.diagnostics.append(
+                Diagnostic.at(
+                    at,
+                    f"'{extends}' is the folder this variant is in: `extends` takes `base`, "
+                    "another variant file, or a rule-set folder that does not hold this file",
+                    ("extends",),
+                )
+            )
+            return False
         _load_folder(parent, draft)
         return bool(draft.data)
     problem = yaml_suffix_problem(parent)

@@ -315,6 +315,13 @@ class _Builder:
         frame.key, frame.key_pos, frame.expect_key = key, kpos, False
 
     def on_start(self, event: yaml.CollectionStartEvent) -> None:
+        own = _CORE + ("map" if isinstance(event, yaml.MappingStartEvent) else "seq")
+        if event.tag not in (None, "!", own):  # as on a scalar: a tag means nothing here
+            raise self.abort(
+                event.start_mark,
+                f"unsupported YAML tag '{event.tag}': only plain texts, numbers, true/false, "
+                "lists and mappings are allowed",
+            )
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.expect_key:
             raise self.abort(
