@@ -148,6 +148,7 @@ def start(setup: GameSetup, *, log: bool = True) -> Game:
         message = f"this rule set is for {low} to {high} players, not {setup.players}"
         raise PlayersError([Diagnostic(setup.rules, 0, 0, message)])
     spec, topology = load_board(setup.map)
+    _check_room(topology, setup)
     if setup.layout is None:
         layout = board.random_layout(spec, topology, setup.seed)
     else:
@@ -160,6 +161,26 @@ def start(setup: GameSetup, *, log: bool = True) -> Game:
         return Game(rules.compiled, topology, layout, setup.players, setup.seed, log=log)
     except ValueError as exc:
         raise CkdslError([Diagnostic("", 0, 0, str(exc))]) from None
+
+
+def _check_room(topology: board.Topology, setup: GameSetup) -> None:
+    """Setup places two buildings per player, no two on neighbouring intersections (the
+    distance rule): a map too small for that cannot start a game of this many players.
+    Counted greedily (fewest neighbours first), which finds room on every real map."""
+    taken: set[int] = set()
+    order = sorted(
+        range(len(topology.inter_neighbors)), key=lambda i: len(topology.inter_neighbors[i])
+    )
+    for i in order:
+        if not taken.intersection(topology.inter_neighbors[i]):
+            taken.add(i)
+    need = 2 * setup.players
+    if len(taken) < need:
+        message = (
+            f"map '{setup.map}' has room for {len(taken)} buildings apart (the distance "
+            f"rule), but setting up {setup.players} players needs {need}"
+        )
+        raise PlayersError([Diagnostic(setup.map, 0, 0, message)])
 
 
 def _check_terrains(rules: CompiledRules, terrains: Sequence[str], map_name: str) -> None:

@@ -264,3 +264,14 @@ def test_a_reader_that_stops_reading_ends_the_run_quietly() -> None:
     writer.stdout.close()  # the reader goes away with most of the output unread
     assert writer.wait(timeout=30) == 0
     assert writer.stderr.read() == b""
+
+
+def test_a_map_too_small_to_set_up_is_refused_by_name(tmp_path: Path) -> None:
+    tiny = tmp_path / "tiny.yaml"
+    tiny.write_text(
+        "name: tiny\ndescription: one hex\nhexes:\n  - [0, 0]\nterrains: {forest: 1}\n"
+        "numbers: [6]\nno_number: [desert]\nharbors: []\n"
+    )
+    result = CliRunner().invoke(cli, ["play", *FAST, "--map", str(tiny)])
+    assert result.exit_code == 2 and "has room for 3 buildings apart" in result.stderr
+    assert "internal error" not in result.stderr
