@@ -108,3 +108,104 @@ def _parse_goods(text: str) -> dict[str, int]:
             raise IllegalAnswer(f"'{part.strip()}' is not an amount and a good, like '2 wool'")
         goods[found["good"]] = goods.get(found["good"], 0) + int(found["n"])
     return goods
+
+
+# --- reading an answer that is not legal now ---------------------------------------------
+
+
+def understood(game: Game, text: str) -> Option | None:
+    """The option ``text`` names if it is a well-formed answer of any verb, its ids all
+    ones this game has (an intersection or tile of the board, an edge, a player's colour,
+    a card, a good, a track...), legal now or not; None if it is not (a misspelled verb,
+    an id that does not exist). A refusal can then tell "the rules refuse it" from "this
+    is no answer at all"."""
+    wanted = " ".join(text.split())
+    for verb, form in tables().forms.items():
+        found = _form_pattern(form).fullmatch(wanted)
+        if found is None:
+            continue
+        option = _read_fields(game, verb, form, found)
+        if option is not None:
+            return option
+    return None
+
+
+_FORM_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _form_pattern(form: str) -> re.Pattern[str]:
+    """A verb's form as a regular expression, a named group per field (``f1``, ``f2``)."""
+    found = _FORM_PATTERNS.get(form)
+    if found is None:
+        parts, end = [], 0
+        for m in _FIELD.finditer(form):
+            parts.append(re.escape(form[end : m.start()]))
+            how = m["as"]
+            body = r".+?" if how == "goods" else r"\S+"
+            parts.append(f"(?P<f{m['at']}>{body})")
+            end = m.end()
+        parts.append(re.escape(form[end:]))
+        found = _FORM_PATTERNS[form] = re.compile("".join(parts))
+    return found
+
+
+def _read_fields(game: Game, verb: str, form: str, found: re.Match[str]) -> Option | None:
+    """The option of the fields ``found`` read, or None if a field names nothing here."""
+    fields: dict[int, Any] = {}
+    hows = {int(m["at"]): m["as"] for m in _FIELD.finditer(form)}
+    for at in sorted(hows):
+        raw, how = found[f"f{at}"], hows[at]
+        if how == "edge":
+            value: Any = _edge(game, raw)
+        elif how == "player":
+            colours = game.rules.names("player_colours")[: game.n]
+            value = colours.index(raw) if raw in colours else None
+        elif how == "goods":
+            try:
+                value = _parse_goods(raw)
+            except IllegalAnswer:
+                value = None
+            if value is not None and not set(value) <= set(game.rules.goods):
+                value = None
+        else:
+            value = _plain(game, raw)
+        if value is None:
+            return None
+        fields[at] = value
+    return (verb, *(fields[k] for k in sorted(fields)))
+
+
+def _edge(game: Game, raw: str) -> int | None:
+    a, _, b = raw.partition("-")
+    if not (a.isdigit() and b.isdigit()) or max(len(a), len(b)) > 6:
+        return None
+    try:
+        return game.topo.edge_id(int(a), int(b))
+    except (KeyError, ValueError):
+        return None
+
+
+def _plain(game: Game, raw: str) -> Any:
+    """A plain field: a number within the board's ids, or an id the rule set knows."""
+    if raw.isdigit():
+        number = int(raw) if len(raw) <= 6 else -1
+        limit = max(len(game.topo.inter_tiles), len(game.topo.hexes), 13)
+        return number if 0 <= number < limit else None
+    return raw if raw in _known_ids(game) else None
+
+
+def _known_ids(game: Game) -> frozenset[str]:
+    rules = game.rules
+    ids = {*rules.cards, *rules.goods, *rules.names("player_colours")}
+    ids |= {t.id for t in rules.tracks} | {lv.id for lv in rules.knight_levels}
+    ids |= {lid for t in rules.tracks for lid in t.levels}
+    ids |= set(rules.production) | set(CHOICE_WORDS)
+    ids |= set(rules.programs.actions)
+    return frozenset(ids)
+
+
+# The kinds a `choose` names (``choose tile 7``): its first field.
+CHOICE_WORDS = (
+    "tile", "intersection", "edge", "player", "knight", "road", "city", "settlement",
+    "building", "card", "resource", "commodity", "good", "number", "track", "terrain",
+)  # fmt: skip

@@ -25,7 +25,7 @@ from ckdsl.rules.schemas import suggest
 Shown: TypeAlias = "bool | int | float | str | Sequence[Shown] | Mapping[str, Shown] | None"
 """A value as a scenario shows it: JSON data, read-only (so a ``dict[str, int]`` is one)."""
 
-LOG_EXPECTATIONS = ("log", "log_so_far")
+LOG_EXPECTATIONS = ("log", "log_so_far", "log_absent")
 """The expectations that match events of the log."""
 
 
@@ -137,6 +137,7 @@ _ACTUAL: dict[str, Callable[[Game], Shown]] = {
     "over": lambda g: g.state.over,
     "log": shown_log,
     "log_so_far": shown_log,
+    "log_absent": shown_log,
     "knights": lambda g: _per_player(g, lambda p: _knights(g, p)),
     "levels": lambda g: _per_player(g, lambda p: _levels(g, p)),
     "progress": lambda g: _per_player(g, lambda p: sorted(g.state.players[p].progress)),
@@ -211,9 +212,9 @@ def _normal(value: Shown) -> Shown:
 
 
 def log_pattern_errors(steps: JsonValue, positions: Positions) -> list[Diagnostic]:
-    """Each ``log:`` or ``log_so_far:`` expectation of ``steps`` that names an event the
-    engine never logs, or a field its event does not have (a typo that could never
-    match): at the event's value or the field's key."""
+    """Each ``log:``, ``log_so_far:`` or ``log_absent:`` expectation of ``steps`` that
+    names an event the engine never logs, or a field its event does not have (a typo
+    that could never match): at the event's value or the field's key."""
     out: list[Diagnostic] = []
     for k, step in enumerate(steps if isinstance(steps, list) else []):
         expect = step.get("expect") if isinstance(step, dict) else None

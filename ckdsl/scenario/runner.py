@@ -16,12 +16,13 @@ from pathlib import Path
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
-from ckdsl.engine.notation import parse_answer, player_name
+from ckdsl.engine.notation import parse_answer, player_name, understood
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import validate
 from ckdsl.rules.yamlload import load_yaml
 from ckdsl.scenario.expect import (
+    LOG_EXPECTATIONS,
     Shown,
     actual_values,
     log_pattern_errors,
@@ -234,6 +235,12 @@ def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, 
         option = parse_answer(game, refused)
     except IllegalAnswer as exc:
         reason = exc.reason
+        if understood(game, refused) is None:  # a slip of the pen refuses nothing
+            raise _Failed(
+                f"'{refused}' was not understood: it is no answer the game knows (check the "
+                "verb and that every id exists), so it tests no rule; refused because: "
+                f"{_brief(reason)}"
+            ) from None
     else:
         digest = game.state.digest()
         try:
@@ -266,7 +273,7 @@ def _fix_dice(game: Game, dice: JsonArray, error: _Error) -> None:
 def _check(game: Game, expect: JsonObject, since: int) -> None:
     """Every expectation of a step; `log` looks at the events since the previous `log`
     expectation (from event ``since`` on), `log_so_far` at every event so far."""
-    actual = actual_values(game, (k for k in expect if k not in ("log", "log_so_far", "pending")))
+    actual = actual_values(game, (k for k in expect if k not in (*LOG_EXPECTATIONS, "pending")))
     mismatches: list[Mismatch] = []
     for key, wanted in expect.items():
         if key in ("log", "log_so_far"):  # events in this order, others may come between
@@ -276,7 +283,15 @@ def _check(game: Game, expect: JsonObject, since: int) -> None:
             missing = _missing_events(patterns, events)
             if missing is not None:
                 where = "since the previous `log` expectation" if key == "log" else "in the log"
-                mismatches.append(Mismatch(f"{key}[{missing}]", patterns[missing], f"not {where}"))
+                near = _nearest(obj(patterns[missing]), events)
+                found: Shown = f"not {where}" if near is None else f"not {where}; nearest: {near}"
+                mismatches.append(Mismatch(f"{key}[{missing}]", patterns[missing], found))
+        elif key == "log_absent":  # none of these since the previous `log` expectation
+            events = shown_log(game)[since:]
+            for k, pattern in enumerate(arr(wanted)):
+                hit = next((e for e in events if _matches(obj(pattern), e)), None)
+                if hit is not None:
+                    mismatches.append(Mismatch(f"log_absent[{k}]", pattern, dict(hit)))
         elif key == "pending":
             mismatches += _pending_mismatches(pending(game), obj(wanted))
         elif isinstance(wanted, dict) and key not in WHOLE:
@@ -331,5 +346,18 @@ def _missing_events(wanted: JsonArray, log: Sequence[Mapping[str, Shown]]) -> in
     return None
 
 
+def _nearest(pattern: JsonObject, log: Sequence[Mapping[str, Shown]]) -> dict[str, Shown] | None:
+    """The logged event most like ``pattern``: of its kind, with the most fields alike."""
+    same_kind = [e for e in log if e.get("event") == pattern.get("event")]
+    if not same_kind:
+        return None
+    best = max(same_kind, key=lambda e: sum(1 for k, v in pattern.items() if e.get(k) == v))
+    return dict(best)
+
+
 def _matches(pattern: JsonObject, event: Mapping[str, Shown]) -> bool:
     return all(event.get(key) == value for key, value in pattern.items())
+
+
+def _brief(reason: str, limit: int = 160) -> str:
+    return reason if len(reason) <= limit else reason[: limit - 3] + "..."

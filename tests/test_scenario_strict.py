@@ -1,0 +1,84 @@
+"""Scenarios that cannot pass by mistake (issue 16): a `refuse:` that the game does not
+even understand fails, as does one the rules accept; `log_absent` asserts that an event
+did not happen; a missing event shows the nearest one that did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ckdsl.scenario import run_file
+
+DISTANCE = """\
+name: strict refusals
+position:
+  phase: after_roll
+  players:
+    red:
+      settlements: [13]
+      roads: [13-18, 18-23]
+      hand: {brick: 2, lumber: 2, wool: 2, grain: 2}
+    blue: {settlements: [29]}
+steps:
+  - refuse: STEP
+"""
+
+ROBBER = """\
+name: the robber's tile produces nothing
+position:
+  robber: 4
+  players:
+    red: {settlements: [13]}
+steps:
+  - dice: [2, 4]
+  - answer: roll
+  - expect:
+      EXPECT
+"""
+
+
+def scenario(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("refuse", "status", "reason"),
+    [
+        ("build settlement 18", "pass", None),  # the distance rule refuses it
+        ("biuld settlement 18", "fail", "was not understood"),  # a misspelled verb
+        ("build settlement 99", "fail", "was not understood"),  # no intersection 99
+        ("build road 12-99", "fail", "was not understood"),  # no such edge
+        ("build road 17-23", "fail", "was accepted"),  # legal: the rules accept it
+    ],
+)
+def test_a_refusal_passes_only_when_the_rules_refuse_a_real_answer(
+    tmp_path: Path, refuse: str, status: str, reason: str | None
+) -> None:
+    outcome = run_file(scenario(tmp_path, DISTANCE.replace("STEP", refuse)))
+    assert outcome.status == status, outcome.reason
+    if reason is not None:
+        assert reason in (outcome.reason or "")
+
+
+@pytest.mark.parametrize(
+    ("expect", "status"),
+    [
+        ("log_absent: [{event: produce, player: red}]", "pass"),
+        ("log_absent: [{event: roll, player: red}]", "fail"),  # it did happen
+        ("log: [{event: roll, player: red, white: 2}]", "pass"),
+        ("log: [{event: roll, player: red, white: 3}]", "fail"),
+    ],
+)
+def test_log_absent_and_log(tmp_path: Path, expect: str, status: str) -> None:
+    outcome = run_file(scenario(tmp_path, ROBBER.replace("EXPECT", expect)))
+    assert outcome.status == status, (outcome.reason, outcome.mismatches)
+
+
+def test_a_missing_event_shows_the_nearest_that_happened(tmp_path: Path) -> None:
+    text = ROBBER.replace("EXPECT", "log: [{event: roll, player: red, white: 3}]")
+    outcome = run_file(scenario(tmp_path, text))
+    (mismatch,) = outcome.mismatches
+    assert "nearest: " in str(mismatch.actual) and "'white': 2" in str(mismatch.actual)
