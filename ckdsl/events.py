@@ -54,6 +54,7 @@ EventKind = Literal[
     "knight",
     "knight_removed",
     "activate",
+    "deactivate",
     "promote",
     "move_knight",
     "displace",
@@ -383,6 +384,7 @@ _SPECS = (
         FieldSpec("level", "knight_level", "its level"),
     ),
     _event("activate", _CK, "A knight is activated.", "its owner", _KNIGHT_AT),
+    _event("deactivate", _CK, "A knight is made inactive by an effect.", "its owner", _KNIGHT_AT),
     _event(
         "promote", _CK, "A knight is promoted.", "its owner", _KNIGHT_AT,
         FieldSpec("level", "knight_level", "its new level"),

@@ -82,3 +82,18 @@ def test_a_missing_event_shows_the_nearest_that_happened(tmp_path: Path) -> None
     outcome = run_file(scenario(tmp_path, text))
     (mismatch,) = outcome.mismatches
     assert "nearest: " in str(mismatch.actual) and "'white': 2" in str(mismatch.actual)
+
+
+def test_an_unknown_verb_is_named_in_an_effect(tmp_path: Path) -> None:
+    """`destroy road 12` says "unknown verb 'destroy'", not what the parser tripped on."""
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        "extends: base\noverride:\n  hooks:\n    turn_start:\n      effect: |\n"
+        "        destroy road 12-13\n"
+    )
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 1 and "v.yaml:6:9: unknown verb 'destroy'" in result.stderr

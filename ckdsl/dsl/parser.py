@@ -242,6 +242,26 @@ def _expected(terminals: set[str]) -> str:
     return " or ".join(ordered)
 
 
+def _unknown_verb(first: str, indent: int, line: int) -> DslError | None:
+    """A statement that starts with a word that is neither a keyword nor a verb (``destroy
+    road 12-13``): say so, rather than what the parser tripped on further along."""
+    from ckdsl.dsl.registry import VERBS  # the vocabulary registers its verbs on import
+
+    if not VERBS or first in KEYWORDS or first in VERBS:
+        return None
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", first):
+        return None
+    from difflib import get_close_matches
+
+    close = get_close_matches(first, list(VERBS), n=1)
+    hint = (
+        f"did you mean `{close[0]}`? (`ckdsl vocabulary` lists the verbs)"
+        if close
+        else ("`ckdsl vocabulary` lists the verbs")
+    )
+    return DslError(line, indent + 1, f"unknown verb '{first}'", hint)
+
+
 def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
     lines = source.split("\n")
     if isinstance(exc, UnexpectedCharacters):
@@ -301,6 +321,9 @@ def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
         and "ELSE" not in expected
     ):
         return DslError(line, indent + 1, f"`{first}` without an `if` block just above it")
+    unknown = _unknown_verb(first, indent, line)
+    if unknown is not None:
+        return unknown
     if token.type in ("PLUS", "MINUS", "STAR", "SLASH", "PERCENT") and first not in KEYWORDS:
         return DslError(line, col, f"unexpected '{token}'",
                         "a verb's argument is one value: put a calculation in parentheses, "

@@ -707,7 +707,10 @@ def _activate(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> 
     example="deactivate k",
 )
 def _deactivate(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
-    env.game.state.knight_active[number(args[0])] = False
+    state, at = env.game.state, number(args[0])
+    if state.knight_active[at]:  # logged like `activate` (docs/events.md)
+        state.knight_active[at] = False
+        env.game.log("deactivate", state.knight[at], at=at)
 
 
 @verb(

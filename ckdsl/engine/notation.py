@@ -89,10 +89,14 @@ def parse_answer(game: Game, text: str) -> Option:
     offer = _OFFER.fullmatch(wanted)
     if offer and decision.accepts_open("offer"):
         return ("offer", _parse_goods(offer["give"]), _parse_goods(offer["get"]))
-    legal = ", ".join(f"'{format_option(game, o)}'" for o in decision.options[:40])
-    more = len(decision.options) - 40
-    if more > 0:
-        legal += f" and {more} more"
+    texts = [format_option(game, o) for o in decision.options]
+    if len(texts) > 6:  # the few closest to what was written, not a list of thirty
+        import difflib
+
+        close = difflib.get_close_matches(wanted, texts, n=5, cutoff=0.0)
+        legal = ", ".join(f"'{t}'" for t in close) + f" (the closest of {len(texts)})"
+    else:
+        legal = ", ".join(f"'{t}'" for t in texts)
     if decision.accepts_open("offer"):
         legal += ", or 'offer N good + ... for N good + ...'"
     who = player_name(game, decision.player) if decision.player >= 0 else "nobody"
