@@ -28,7 +28,7 @@ from ckdsl.commands.common import (
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
 from ckdsl.diagnostics import CkdslError, Diagnostic
-from ckdsl.l10n.catalog import LANGUAGES, REFERENCE, all_languages, load_catalog
+from ckdsl.l10n.catalog import REFERENCE, all_languages, languages, load_catalog
 from ckdsl.paths import SCHEMA_KINDS
 
 # What a command needs is imported when it runs: `ckdsl --help`, and every command, then
@@ -242,7 +242,30 @@ def vocabulary(markdown: bool, as_json: bool) -> None:
 
 @cli.group()
 def l10n() -> None:
-    """Localization: is every language complete?"""
+    """Localization: start a language, check that every language is complete."""
+
+
+@l10n.command("init")
+@click.argument("language")
+def l10n_init(language: str) -> None:
+    """Print a new language's locale file: every entry "" with its English beside it.
+
+    \b
+    ckdsl l10n init de > rules/locales/de.yaml
+    ckdsl l10n check --lang de
+    """
+    import re
+
+    from ckdsl.l10n.init import template
+
+    if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", language):
+        raise click.BadParameter(
+            f"'{language[:20]}' is not a language tag like de, pt-BR or sr-Latn",
+            param_hint="LANGUAGE",
+        )
+    if language == REFERENCE:
+        raise click.BadParameter("English is the reference: it exists", param_hint="LANGUAGE")
+    click.echo(template(language), nl=False)
 
 
 @l10n.command("check")
@@ -251,7 +274,7 @@ def l10n() -> None:
     "langs",
     multiple=True,
     type=click.Choice(all_languages()),
-    help="Check only this language (repeatable; default: all six).",
+    help="Check only this language (repeatable; default: every locale file).",
 )
 @_rules_option
 @_json_option
@@ -263,15 +286,15 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
     from ckdsl.reports.checks import chosen_languages, l10n_diagnostics, l10n_json, l10n_lines
 
     ruleset = _load_rules(rules)
-    languages = chosen_languages(langs, LANGUAGES)
+    chosen = chosen_languages(langs, languages())
     from ckdsl.l10n.check import check_languages
 
-    findings = check_languages(ruleset, languages)
+    findings = check_languages(ruleset, chosen)
     if as_json:
-        _echo_json(l10n_json(findings, languages))
+        _echo_json(l10n_json(findings, chosen))
     else:
         _print_diagnostics(l10n_diagnostics(findings))
-        _echo_lines(l10n_lines(findings, languages))
+        _echo_lines(l10n_lines(findings, chosen))
     if findings:
         sys.exit(EXIT_FINDINGS)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from ckdsl.board.maps import load_map
 from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
 from ckdsl.dsl.program import load_ruleset
-from ckdsl.l10n.catalog import LANGUAGES, load_locale_file, locale_path
+from ckdsl.l10n.catalog import languages, load_locale_file, locale_path
 from ckdsl.l10n.check import inline_unknown_ids, unknown_ids
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
@@ -58,7 +58,7 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
     """
     report = Report()
     if not paths:
-        paths = [base_rules_dir(), *(locale_path(lang) for lang in LANGUAGES)]
+        paths = [base_rules_dir(), *(locale_path(lang) for lang in languages())]
     loaded: Loaded = {}  # each rule set is loaded once, be it checked or a reference
     reference: list[RuleSet | None] = []
 

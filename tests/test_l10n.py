@@ -81,10 +81,10 @@ def test_catalog_falls_back_to_english_then_to_the_id(base: RuleSet) -> None:
     english = load_catalog("en", base)
     catalog = Catalog("fr", {"names": {"resources": {"brick": "Brique"}}}, english)
     assert catalog.name("resources", "brick") == "Brique"
-    assert catalog.name("resources", "ore") == "Ore"
+    assert catalog.name("resources", "ore") == "⟨en⟩ Ore"  # English, visibly so
     assert catalog.name("resources", "unobtainium") == "unobtainium"
     assert catalog.message("no_such_message") == "no_such_message"
-    assert catalog.message("copies", 2, unknown="x") == "2 copies"
+    assert catalog.message("copies", 2, unknown="x") == "⟨en⟩ 2 copies"
 
 
 def test_catalog_counted_goods(base: RuleSet) -> None:

@@ -11,6 +11,8 @@ it is the Serbian catalog transliterated.
 from __future__ import annotations
 
 import copy
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,16 +30,36 @@ from ckdsl.template import bad_fields, fields, fill
 if TYPE_CHECKING:
     from ckdsl.rules.ruleset import RuleSet
 
-LANGUAGES = ("en", "fr", "it", "pl", "pt", "sr")
-"""Languages with a locale file of their own."""
 DERIVED = {"sr-Latn": "sr"}
-"""Languages derived from another one by transliteration."""
+"""Languages derived from another one by transliteration (offered when it has a file)."""
 REFERENCE = "en"
 """The language every other one is checked against."""
 
+# A locale file's name is its language's BCP 47 tag: `de`, `pt-BR`, `sr-Latn`.
+_TAG = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
+
+
+def languages(folder: Path | None = None) -> tuple[str, ...]:
+    """The languages with a locale file (``rules/locales/<tag>.yaml``): any file there is
+    a language, English first, the others in order of their tags. Adding a language is
+    adding its file; no code lists them."""
+    try:
+        names = os.listdir(folder or locales_dir())
+    except OSError:
+        return (REFERENCE,)
+    tags = {n[: -len(".yaml")] for n in names if n.endswith(".yaml")}
+    found = sorted(t for t in tags if _TAG.fullmatch(t) and t != REFERENCE)
+    return (REFERENCE, *found)
+
+
+LANGUAGES = languages()
+"""The languages of the bundled locale files, read when ckdsl starts."""
+
 
 def all_languages() -> tuple[str, ...]:
-    return LANGUAGES + tuple(DERIVED)
+    """Every language a command accepts: each locale file's, and those derived from one."""
+    own = languages()
+    return own + tuple(tag for tag, source in DERIVED.items() if source in own)
 
 
 @dataclass
@@ -110,8 +132,10 @@ class Catalog:
     def _lookup(self, *path: str) -> JsonValue:
         node: JsonValue = self.data
         for item in path:
-            if not isinstance(node, dict) or item not in node:
-                return None if self.fallback is None else self.fallback._lookup(*path)
+            if not isinstance(node, dict) or item not in node or _untranslated(node[item]):
+                if self.fallback is None:
+                    return None
+                return _marked(self.fallback._lookup(*path))  # missing here: English, shown
             node = node[item]
         return node
 
@@ -160,6 +184,26 @@ class Catalog:
         return fill(str(template), values)  # plain {name} fields only (ckdsl/template.py)
 
 
+FALLBACK_MARK = "⟨en⟩ "
+"""Before a text a language lacks and English gave instead: visible, never silent, so
+a reader (and `ckdsl l10n check`, which counts them) sees what is left to translate."""
+
+
+def _untranslated(value: JsonValue) -> bool:
+    """An empty text, or plural forms all empty: what ``l10n init`` leaves to fill in."""
+    if isinstance(value, dict):
+        return bool(value) and all(v == "" for v in value.values())
+    return value == ""
+
+
+def _marked(found: JsonValue) -> JsonValue:
+    if isinstance(found, str):
+        return FALLBACK_MARK + found
+    if isinstance(found, dict):  # a message's plural forms
+        return {k: FALLBACK_MARK + v if isinstance(v, str) else v for k, v in found.items()}
+    return found
+
+
 def placeholders(text: str) -> set[str] | None:
     """The ``{names}`` in ``text``, or ``None`` if any of its braces is not a plain
     ``{name}`` (a format spec, an attribute, an index, a lone brace)."""
@@ -176,7 +220,7 @@ def language_data(
     Raises :class:`CkdslError` if the language does not exist or its file is broken.
     """
     source = DERIVED.get(language, language)
-    if source not in LANGUAGES:
+    if source not in languages(folder):
         known = ", ".join(all_languages())
         raise CkdslError([Diagnostic("", 0, 0, f"unknown language '{language}' (known: {known})")])
     data = copy.deepcopy(_shown_locale(locale_path(source, folder)))

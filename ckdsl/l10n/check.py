@@ -32,13 +32,13 @@ from ckdsl.events import EVENTS, EventSpec
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
 from ckdsl.l10n import plural
 from ckdsl.l10n.catalog import (
-    LANGUAGES,
     REFERENCE,
     LocaleFile,
     load_locale_file,
     locale_path,
     placeholders,
 )
+from ckdsl.l10n.catalog import languages as catalog_languages
 from ckdsl.l10n.events import placeholders as event_placeholders
 from ckdsl.rules.checks import improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
@@ -142,7 +142,14 @@ def present_units(data: JsonObject) -> dict[JsonPath, JsonValue]:
     for section in ("counted", "messages"):
         for key, value in _dict(data.get(section)).items():
             found[(section, key)] = value
-    return found
+    return {path: value for path, value in found.items() if _translated(value)}
+
+
+def _translated(value: JsonValue) -> bool:
+    """Not an empty text (``l10n init`` writes "" for each entry still to translate)."""
+    if isinstance(value, dict):
+        return any(v != "" for v in value.values())
+    return value != ""
 
 
 def _list(value: JsonValue) -> list[str]:
@@ -163,10 +170,13 @@ def dotted(path: JsonPath) -> str:
 
 def check_languages(
     ruleset: RuleSet,
-    languages: tuple[str, ...] = LANGUAGES,
+    languages: tuple[str, ...] | None = None,
     folder: Path | None = None,
 ) -> list[Finding]:
-    """Findings for each of ``languages`` (English is checked against the rule set)."""
+    """Findings for each of ``languages`` (default: every locale file's; English is
+    checked against the rule set)."""
+    if languages is None:
+        languages = catalog_languages(folder)
     english, problems = _load(REFERENCE, ruleset, folder)
     findings = [Finding(REFERENCE, "invalid", p) for p in problems]
     if english is None or problems:
@@ -252,7 +262,8 @@ def _check_one(
                     "missing",
                     Diagnostic.at(
                         pos.nearest_key(path),
-                        f"missing: {dotted(path)} has no {_language_name(lang)} text",
+                        f"missing: {dotted(path)} has no {_language_name(lang)} text"
+                        + _english_of(ref.get(path)),
                         path,
                     ),
                 )
@@ -373,6 +384,17 @@ def _unknown_event_messages(locale: LocaleFile) -> list[Finding]:
             where = locale.positions.key(path)
             out.append(Finding(locale.language, "extra", Diagnostic.at(where, message, path)))
     return out
+
+
+def _english_of(value: JsonValue) -> str:
+    """The English a missing entry translates, shown beside the finding (its first 80
+    characters; a plural entry by its `other` form)."""
+    if isinstance(value, dict):
+        value = value.get("other", next(iter(value.values()), None))
+    if not isinstance(value, str):
+        return ""
+    text = " ".join(value.split())
+    return f' (English: "{text if len(text) <= 80 else text[:77] + "..."}")'
 
 
 def _placeholder_set(forms: Mapping[str, JsonValue]) -> set[str] | None:

@@ -1,0 +1,83 @@
+"""``ckdsl l10n init LANG``: a new language's locale file, every entry still to translate.
+
+The template is ``en.yaml`` line by line, so its comments (what each section is, what
+each ``{placeholder}`` stands for) stay beside the entries they explain: each text
+becomes ``""`` (not yet translated: English is shown, marked, until it is filled in) with
+the English written after it as a comment; a message with plural forms gets one empty
+form per plural category of the new language (from CLDR, by Babel), not English's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ckdsl.l10n import plural
+from ckdsl.l10n.catalog import REFERENCE, locale_path
+
+# `  key: value` (a value that is not a block scalar or a flow mapping)
+_ENTRY = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z0-9_]+):\s+(?P<value>.+?)\s*$")
+_BLOCK = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z0-9_]+):\s+[|>][-+]?\s*$")
+# Sections whose entries are texts to translate; other lines are kept as they are.
+_TEXT_SECTIONS = ("names", "cards", "messages", "counted")
+
+
+def template(language: str, english: Path | None = None) -> str:
+    """The locale file of ``language`` to start translating from."""
+    source = english or locale_path(REFERENCE)
+    lines = source.read_text(encoding="utf-8").splitlines()
+    forms = plural.categories(language)
+    modeline = lines[:1] if lines and lines[0].startswith("# yaml-language-server") else []
+    lines = lines[len(modeline) :]
+    out = [
+        *modeline,
+        f"# {language}: a new translation, made by `ckdsl l10n init {language}` from en.yaml.",
+        '# Fill in each "" (the English is the comment after it); an entry left "" shows',
+        "# the English, marked ⟨en⟩, and `ckdsl l10n check` lists it as missing.",
+        f"# Plural forms of {language} (CLDR): {', '.join(forms)}.",
+    ]
+    section = ""
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        k += 1
+        if not line.strip() or line.lstrip().startswith("#"):
+            out.append(line)
+            continue
+        if not line.startswith(" "):  # a top-level key
+            section = line.split(":", 1)[0]
+            if section == "language":
+                out.append(f"language: {language}")
+            elif section == "same_as_english":
+                out.append("same_as_english: []")
+                while k < len(lines) and (lines[k].startswith(" ") or not lines[k].strip()):
+                    k += 1
+            else:
+                out.append(line)
+            continue
+        if section not in _TEXT_SECTIONS:
+            out.append(line)
+            continue
+        block = _BLOCK.match(line)
+        if block is not None:  # a text over several lines: the English as comments
+            indent = len(block["indent"])
+            body = []
+            while k < len(lines) and (
+                not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) > indent
+            ):
+                body.append(lines[k].strip())
+                k += 1
+            out.append(f'{block["indent"]}{block["key"]}: ""')
+            out += [f"{block['indent']}  # en: {text}" for text in body if text]
+            continue
+        entry = _ENTRY.match(line)
+        if entry is None:  # a key that opens a mapping (a card, a section of names)
+            out.append(line)
+            continue
+        value = entry["value"]
+        if value.startswith("{"):  # plural forms: the new language's categories
+            empty = ", ".join(f'{form}: ""' for form in forms)
+            out.append(f"{entry['indent']}{entry['key']}: {{{empty}}}  # en: {value}")
+        else:
+            out.append(f'{entry["indent"]}{entry["key"]}: ""  # en: {value}')
+    return "\n".join(out) + "\n"
