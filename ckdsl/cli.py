@@ -251,7 +251,7 @@ def l10n_init(language: str) -> None:
     """Print a new language's locale file: every entry "" with its English beside it.
 
     \b
-    ckdsl l10n init de > rules/locales/de.yaml
+    cd rules/locales && ckdsl l10n init de > de.yaml
     ckdsl l10n check --lang de
     """
     import re
