@@ -424,16 +424,12 @@ def _check_save_path(save_path: Path | None, setup: GameSetup) -> None:
 
 
 def _started(setup: GameSetup) -> Game:
-    """The game of ``setup``; a line-up or layout the rules and map do not have is a usage
-    error of the option that named it."""
-    from ckdsl.session import LayoutError, PlayersError, start
+    """The game of ``setup`` (a line-up or layout that does not fit: a usage error)."""
+    from ckdsl.commands.common import setup_usage_errors
+    from ckdsl.session import start
 
-    try:
+    with setup_usage_errors():
         return start(setup)
-    except PlayersError as err:
-        raise click.BadParameter(err.diagnostics[0].message, param_hint="--players") from None
-    except LayoutError as err:
-        raise click.BadParameter(err.diagnostics[0].message, param_hint="--layout") from None
 
 
 def _play_at_table(

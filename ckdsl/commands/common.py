@@ -94,18 +94,27 @@ def results_folder(out: Path | None, command: str) -> Iterator[Path]:
         yield Path(folder)
 
 
-def prepared(experiment: Experiment) -> WorkSpec:
-    """The experiment loaded and checked; a line-up that does not fit the rules or an
-    unknown layout is a usage error naming its option, a broken rule file its findings."""
+@contextmanager
+def setup_usage_errors() -> Iterator[None]:
+    """A line-up that does not fit the rules or the map, or a layout the map does not
+    have, is a usage error naming its option (exit 2), not a finding in a file."""
     from ckdsl.session import LayoutError, PlayersError
-    from ckdsl.sim.experiment import prepare
 
     try:
-        return prepare(experiment)
+        yield
     except PlayersError as exc:
         raise click.BadParameter(exc.diagnostics[0].message, param_hint="--players") from None
     except LayoutError as exc:
         raise click.BadParameter(exc.diagnostics[0].message, param_hint="--layout") from None
+
+
+def prepared(experiment: Experiment) -> WorkSpec:
+    """The experiment loaded and checked (``setup_usage_errors``; a broken rule file:
+    its findings)."""
+    from ckdsl.sim.experiment import prepare
+
+    with setup_usage_errors():
+        return prepare(experiment)
 
 
 def run_experiment(

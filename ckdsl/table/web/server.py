@@ -34,7 +34,9 @@ MAX_BODY = 4_000_000  # bytes: a save of a long game is well under 1 MB
 def make_app(room: Room) -> Starlette:
     """The table's application around ``room``."""
 
-    def refused(exc: Refused) -> JSONResponse:
+    async def refused(request: Request, exc: Exception) -> Response:
+        """Every refusal (``Refused``, from any handler) as a JSON error; nothing changed."""
+        assert isinstance(exc, Refused)
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
     async def body(request: Request) -> dict[str, Any]:
@@ -56,45 +58,30 @@ def make_app(room: Room) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def state(request: Request) -> Response:
-        try:
-            query = request.query_params
-            since = query.get("since")
-            if since is not None and since == str(room.version):
-                room.seat_of(query.get("seat"))
-                return JSONResponse({"version": room.version})
-            found = await run_in_threadpool(room.state, query.get("seat"), query.get("lang", "en"))
-            return JSONResponse(found)
-        except Refused as exc:
-            return refused(exc)
+        query = request.query_params
+        since = query.get("since")
+        if since is not None and since == str(room.version):
+            room.seat_of(query.get("seat"))
+            return JSONResponse({"version": room.version})
+        found = await run_in_threadpool(room.state, query.get("seat"), query.get("lang", "en"))
+        return JSONResponse(found)
 
     async def answer(request: Request) -> Response:
-        try:
-            data = await body(request)
-            await run_in_threadpool(room.answer, data.get("seat"), data.get("answer"))
-            return JSONResponse({"version": room.version})
-        except Refused as exc:
-            return refused(exc)
+        data = await body(request)
+        await run_in_threadpool(room.answer, data.get("seat"), data.get("answer"))
+        return JSONResponse({"version": room.version})
 
     async def new(request: Request) -> Response:
-        try:
-            await run_in_threadpool(room.new_game, (await body(request)).get("seat"))
-            return JSONResponse({"version": room.version})
-        except Refused as exc:
-            return refused(exc)
+        await run_in_threadpool(room.new_game, (await body(request)).get("seat"))
+        return JSONResponse({"version": room.version})
 
     async def load(request: Request) -> Response:
-        try:
-            data = await body(request)
-            await run_in_threadpool(room.load, data.get("seat"), data.get("save"))
-            return JSONResponse({"version": room.version})
-        except Refused as exc:
-            return refused(exc)
+        data = await body(request)
+        await run_in_threadpool(room.load, data.get("seat"), data.get("save"))
+        return JSONResponse({"version": room.version})
 
     async def save(request: Request) -> Response:
-        try:
-            data = room.save(request.query_params.get("seat"))
-        except Refused as exc:
-            return refused(exc)
+        data = room.save(request.query_params.get("seat"))
         headers = {"Content-Disposition": 'attachment; filename="ckdsl-game.json"'}
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers=headers)  # fmt: skip
@@ -108,5 +95,6 @@ def make_app(room: Room) -> Starlette:
             Route("/api/load", load, methods=["POST"]),
             Route("/api/save", save),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
+        ],
+        exception_handlers={Refused: refused},
     )
