@@ -30,7 +30,7 @@ from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.position import position_svg
-from ckdsl.session import GameSetup, start, write_save
+from ckdsl.session import GameSetup, file_in_use, start, write_save
 from ckdsl.table.status import option_lines, status_lines
 
 COMMANDS = ("help", "options", "board", "log", "undo", "save", "quit")
@@ -61,8 +61,7 @@ class LineConsole:
         print(text, flush=True)
 
     def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
-        line = input(prompt)
-        return line
+        return input(prompt)
 
 
 class PromptConsole(LineConsole):
@@ -144,8 +143,8 @@ class Table:
         """Ask ``player`` until they answer; False when they quit."""
         game = self.game
         self._show_events()
-        self.marks.append(_Mark(len(game.history), dict(game.state.rng), game.state.decks))
-        self.marks[-1].decks = [deck[:] for deck in game.state.decks]
+        decks = [deck[:] for deck in game.state.decks]
+        self.marks.append(_Mark(len(game.history), dict(game.state.rng), decks))
         self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
         options = game.pending.options
         self.console.say("\n".join(option_lines(game, self.catalog, options)))
@@ -244,6 +243,10 @@ class Table:
         return self.save_path or Path("ckdsl-game.json")
 
     def _save(self, path: Path) -> bool:
+        used = file_in_use(path, self.setup)
+        if used is not None:
+            self.console.say(f"not saved: {path} is {used}; give another file")
+            return False
         try:
             write_save(path, self.game, self.setup)
         except OSError as exc:
