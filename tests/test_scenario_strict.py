@@ -97,3 +97,32 @@ def test_an_unknown_verb_is_named_in_an_effect(tmp_path: Path) -> None:
     )
     result = CliRunner().invoke(cli, ["validate", str(variant)])
     assert result.exit_code == 1 and "v.yaml:6:9: unknown verb 'destroy'" in result.stderr
+
+
+IMPOSSIBLE = """\
+name: an impossible position
+position:
+  UNCHECKED
+  players:
+    red:
+      settlements: [13, 18]
+      roads: [13-18]
+      knights: [{at: 40, level: 3}]
+      levels: {science: 2}
+steps:
+  - expect: {points: {red: 2}}
+"""
+
+
+def test_an_impossible_position_is_an_error_at_its_line_unless_unchecked(tmp_path: Path) -> None:
+    outcome = run_file(scenario(tmp_path, IMPOSSIBLE.replace("UNCHECKED", "turn: red")))
+    assert outcome.status == "error"
+    found = [d.format() for d in outcome.diagnostics]
+    assert any(
+        ":6:25: a building at 18 next to the one at 13 breaks the distance" in f for f in found
+    )
+    assert any(":8:17: the knight at 40 is off red's road network" in f for f in found)
+    assert any("a mighty_knight needs fortress (politics 3)" in f for f in found)
+    assert any(":9:7: red has city improvements but no city" in f for f in found)
+    unchecked = run_file(scenario(tmp_path, IMPOSSIBLE.replace("UNCHECKED", "unchecked: true")))
+    assert unchecked.status == "pass", unchecked.diagnostics

@@ -71,6 +71,10 @@ class _Placer:
         self.state = game.state
         self.positions = positions
         self.problems: list[Diagnostic] = []
+        # What was placed, where it was written: checked against the rules at the end.
+        self.buildings: list[tuple[int, JsonPath]] = []
+        self.knights: list[tuple[int, JsonPath]] = []
+        self.level_paths: dict[int, JsonPath] = {}
 
     def report(self, path: JsonPath, message: str) -> None:
         self.problems.append(Diagnostic.at(self.positions.value(path), message, path))
@@ -116,11 +120,48 @@ class _Placer:
             holder = player_index(game, position["longest_road"], where, self.report)
             if holder is not None:
                 _give_longest_road(game, holder)
+        if not position.get("unchecked"):
+            self.check_rules()
         pieces.refresh_all_rates(game)
         game.events.clear()  # the position is not history
         # The abilities of the levels placed take hold as if they had been reached.
         game.push(*[t for p, lid in reached for t in ability_tasks(game, "reached", p, lid)])
         game.refresh()
+
+    # --- the rules a position must keep (unless `unchecked: true`) ------------------
+
+    def check_rules(self) -> None:
+        """A position the rules could not reach makes a scenario test nothing real: the
+        distance rule, knights on their owner's network and of a level the owner may
+        have, improvements only with a city (docs/rules.md). Each at the piece's line."""
+        game, state, topo = self.game, self.state, self.game.topo
+        hint = " (mark the position `unchecked: true` if it is deliberate)"
+        for i, at in self.buildings:
+            near = [j for j in topo.inter_neighbors[i] if state.building[j] != EMPTY]
+            if near and state.building[i] != EMPTY:
+                self.report(at, f"a building at {i} next to the one at {near[0]} breaks the "
+                                f"distance rule{hint}")  # fmt: skip
+        levels = game.rules.knight_levels
+        for i, at in self.knights:
+            owner = state.knight[i]
+            if owner == NOBODY:
+                continue
+            roads = [e for e in topo.inter_edges[i] if state.road[e] == owner]
+            if not roads:
+                self.report(at, f"the knight at {i} is off {player_name(game, owner)}'s road "
+                                f"network{hint}")  # fmt: skip
+            needs = levels[state.knight_level[i] - 1].requires
+            if needs is not None and state.players[owner].levels[needs[0]] < needs[1]:
+                track = game.rules.tracks[needs[0]]
+                level = f"{track.levels[needs[1] - 1]} ({track.id} {needs[1]})"
+                self.report(at, f"a {levels[state.knight_level[i] - 1].id} needs {level}{hint}")
+        for p, at in self.level_paths.items():
+            me = state.players[p]
+            has_city = any(state.building[i] in (CITY, DAMAGED) and state.owner[i] == p
+                           for i in range(len(state.building)))  # fmt: skip
+            if any(me.levels) and not has_city:
+                self.report_key(at, f"{player_name(game, p)} has city improvements but no "
+                                    f"city{hint}")  # fmt: skip
 
     # --- the board ------------------------------------------------------------------
 
@@ -233,6 +274,7 @@ class _Placer:
                     self.report(where, f"{name} has no {supply_id} left in supply")
                     continue
                 pieces.place_building(game, p, i, kind)
+                self.buildings.append((i, where))
         for k, i in enumerate(map(integer, arr(spec.get("walls") or []))):
             where = (*at, "walls", k)
             if not (0 <= i < len(state.building) and state.owner[i] == p
@@ -280,6 +322,8 @@ class _Placer:
             else:
                 me.defender = count
                 game.add_points(p, count * game.rules.defender_points)
+        if spec.get("levels"):
+            self.level_paths[p] = (*at, "levels")
         return self.levels(p, obj(spec.get("levels") or {}), (*at, "levels"))
 
     def knight(self, p: int, spec: JsonObject, at: JsonPath) -> None:
@@ -305,6 +349,7 @@ class _Placer:
             self.report(at, f"{name} has no {levels[level - 1].id} left in supply")
             return
         pieces.place_knight(game, p, i, level, bool(spec.get("active", False)))
+        self.knights.append((i, at))
 
     def hand(self, p: int, goods: JsonObject, at: JsonPath) -> None:
         game, state = self.game, self.state
