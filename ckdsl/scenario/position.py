@@ -120,7 +120,7 @@ class _Placer:
             holder = player_index(game, position["longest_road"], where, self.report)
             if holder is not None:
                 _give_longest_road(game, holder)
-        if not position.get("unchecked"):
+        if not position.get("unchecked") and not self.problems:  # a broken one: fix that first
             self.check_rules()
         pieces.refresh_all_rates(game)
         game.events.clear()  # the position is not history
