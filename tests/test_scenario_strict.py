@@ -126,3 +126,33 @@ def test_an_impossible_position_is_an_error_at_its_line_unless_unchecked(tmp_pat
     assert any(":9:7: red has city improvements but no city" in f for f in found)
     unchecked = run_file(scenario(tmp_path, IMPOSSIBLE.replace("UNCHECKED", "unchecked: true")))
     assert unchecked.status == "pass", unchecked.diagnostics
+
+
+STEAL = """\
+name: the steal takes the good fixed
+position:
+  turn: red
+  robber_unlocked: true
+  players:
+    blue: {cities: [0], hand: {brick: 3, ore: 4}}
+steps:
+  - dice: [3, 4]
+  - answer: roll
+  - answer: move robber to 0
+  - steal: {from: blue, take: TAKE}
+  - answer: steal from blue
+  - expect: {hand: {red: {TAKE: 1}}}
+"""
+
+
+@pytest.mark.parametrize("take", ["brick", "ore"])
+def test_a_steal_takes_the_good_the_scenario_fixes(tmp_path: Path, take: str) -> None:
+    assert run_file(scenario(tmp_path, STEAL.replace("TAKE", take))).status == "pass"
+    other = "ore" if take == "brick" else "brick"
+    text = STEAL.replace("take: TAKE", f"take: {take}").replace("TAKE", other)
+    assert run_file(scenario(tmp_path, text)).status == "fail"  # the expectation is checked
+
+
+def test_a_steal_of_a_good_the_victim_lacks_is_an_error(tmp_path: Path) -> None:
+    outcome = run_file(scenario(tmp_path, STEAL.replace("TAKE", "wool")))
+    assert outcome.status == "error" and "blue holds no wool" in outcome.diagnostics[0].message

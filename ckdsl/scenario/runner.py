@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ckdsl import rng
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
@@ -210,6 +211,9 @@ def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, 
     if "dice" in step:
         _fix_dice(game, arr(step["dice"]), error)
         return
+    if "steal" in step:
+        _fix_steal(game, obj(step["steal"]), error)
+        return
     if "expect" in step:
         _check(game, obj(step["expect"]), since)
         return
@@ -268,6 +272,28 @@ def _fix_dice(game: Game, dice: JsonArray, error: _Error) -> None:
         known = ", ".join(dict.fromkeys(rules.event_faces))
         raise error("dice", f"'{face}' is not a face of the event die (faces: {known})")
     game.state.fixed_rolls.append((integer(white), integer(red), text(face)))
+
+
+def _fix_steal(game: Game, spec: JsonObject, error: _Error) -> None:
+    """Set the game's random stream of steals (``rng`` "other") to a state whose next
+    draw from the victim's hand, as it is now, takes the good named: the engine draws
+    as always, from a state chosen for it (found by trying states derived from the
+    seed, so the same scenario fixes it the same way every time)."""
+    victim = colours(game).get(text(spec["from"]))
+    if victim is None:
+        raise error("steal", f"no player '{spec['from']}' in this game")
+    good = text(spec["take"])
+    g = game.rules.good_index.get(good)
+    hand = game.state.players[victim].hand
+    if g is None or not hand[g]:
+        raise error("steal", f"{spec['from']} holds no {good} to be stolen")
+    first, total = sum(hand[:g]), sum(hand)
+    for k in range(100_000):  # each state takes the good with odds hand[g] / total
+        state = rng.derive(game.state.seed, "scenario steal", k)
+        if first <= rng.below({"s": state}, "s", total) < first + hand[g]:
+            game.state.rng["other"] = state
+            return
+    raise error("steal", f"no random state found that steals {good}")  # odds of 1e-400
 
 
 def _check(game: Game, expect: JsonObject, since: int) -> None:
