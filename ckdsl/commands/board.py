@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ckdsl.commands.common import DEFAULT_LINEUP, bot_specs, json_option
+from ckdsl.commands.common import DEFAULT_LINEUP, bot_specs, json_option, setup_usage_errors
 from ckdsl.l10n.catalog import REFERENCE, all_languages
 
 if TYPE_CHECKING:
@@ -216,9 +216,24 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
     default=None,
     help="Seconds between turns (default: 1 on a terminal, 0 otherwise).",
 )
+@click.option(
+    "--rules",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A rule-set folder or variant file (default: the bundled base rules).",
+)
+@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
 @svg_option
 @lang_option
-def watch(players: str, seed: int, delay: float | None, svg_path: Path | None, lang: str) -> None:
+def watch(
+    players: str,
+    seed: int,
+    delay: float | None,
+    rules: Path | None,
+    map_name: str,
+    svg_path: Path | None,
+    lang: str,
+) -> None:
     """Watch a bot game as it is played, one turn at a time (with --svg, the board file is
     rewritten after every turn: keep it open in a viewer that reloads)."""
     from ckdsl.bots import bot_seed
@@ -228,8 +243,9 @@ def watch(players: str, seed: int, delay: float | None, svg_path: Path | None, l
 
     specs = bot_specs(players)
     bots = [spec.make(bot_seed(seed, p)) for p, spec in enumerate(specs)]
-    setup = GameSetup("base", "standard", None, len(specs), seed)
-    game = start(setup)
+    setup = GameSetup(str(rules) if rules else "base", map_name, None, len(specs), seed)
+    with setup_usage_errors():
+        game = start(setup)
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     pause = delay if delay is not None else (1.0 if sys.stdout.isatty() else 0.0)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ckdsl.commands.common import bot_specs
+from ckdsl.commands.common import bot_specs, setup_usage_errors
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -58,7 +58,8 @@ def serve(
         )
     setup = GameSetup(str(rules) if rules else "base", map_name, None, len(specs), seed)
     load_rules(setup.rules)  # a broken rule file: its findings now, not in a browser
-    room = Room(setup, specs)
+    with setup_usage_errors():
+        room = Room(setup, specs)
     port = port or _free_port(host)
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     click.echo(f"ckdsl table: {base}")
