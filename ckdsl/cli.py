@@ -24,6 +24,7 @@ from ckdsl.commands.common import (
     EXIT_INTERNAL,
     bot_specs,
     json_option,
+    rules_option,
 )
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
@@ -82,13 +83,7 @@ def _load_rules(rules: Path | None) -> RuleSet:
     return ruleset
 
 
-_rules_option = click.option(
-    "--rules",
-    "rules",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="A rule-set folder or variant file (default: the bundled base rules).",
-)
+_rules_option = rules_option
 _json_option = json_option
 
 

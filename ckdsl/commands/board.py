@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ckdsl.commands.common import DEFAULT_LINEUP, bot_specs, json_option, setup_usage_errors
+from ckdsl.commands.common import (
+    DEFAULT_LINEUP,
+    bot_specs,
+    json_option,
+    map_option,
+    rules_option,
+    setup_usage_errors,
+)
 from ckdsl.l10n.catalog import REFERENCE, all_languages
 
 if TYPE_CHECKING:
@@ -216,13 +223,8 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
     default=None,
     help="Seconds between turns (default: 1 on a terminal, 0 otherwise).",
 )
-@click.option(
-    "--rules",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="A rule-set folder or variant file (default: the bundled base rules).",
-)
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@rules_option
+@map_option
 @svg_option
 @lang_option
 def watch(

@@ -48,6 +48,13 @@ scheduler_option = click.option(
     "tcp://HOST:8786 or dask://HOST:8786 uses a running scheduler (`dask scheduler`, "
     "then `dask worker tcp://HOST:8786` on each machine with ckdsl installed).",
 )
+rules_option = click.option(
+    "--rules",
+    "rules",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A rule-set folder or variant file (default: the bundled base rules).",
+)
 map_option = click.option(
     "--map", "map_name", default="standard", show_default=True, help="Map name or file."
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ckdsl.commands.common import bot_specs, setup_usage_errors
+from ckdsl.commands.common import bot_specs, map_option, rules_option, setup_usage_errors
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -20,13 +20,8 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
     help="A seat per player: `human` (a person, with a link of their own) or a bot spec.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed.")
-@click.option(
-    "--rules",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="A rule-set folder or variant file (default: the bundled base rules).",
-)
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@rules_option
+@map_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free."
