@@ -123,6 +123,8 @@ def cli() -> None:
       ckdsl l10n check                is every language complete?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
       ckdsl play --seed 7 --lang fr   four heuristic bots play a game, logged in French
+      ckdsl play --players human,heuristic,heuristic,heuristic   you play red
+      ckdsl serve                     the same at a web table in your browser
       ckdsl replay game.json --step   a saved game, played again turn by turn
       ckdsl watch --svg now.svg       bots play, one turn at a time
       ckdsl board --svg board.svg     the board, with the ids answers use
