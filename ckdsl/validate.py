@@ -16,7 +16,7 @@ from ckdsl.board.maps import load_map
 from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
 from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n.catalog import languages, load_locale_file, locale_path
-from ckdsl.l10n.check import inline_unknown_ids, unknown_ids
+from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_colours
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
@@ -164,7 +164,7 @@ def _kind(path: Path) -> str:
 def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> None:
     ruleset, problems = _load(path, loaded)
     if ruleset is not None:
-        problems += inline_unknown_ids(ruleset)
+        problems += inline_unknown_ids(ruleset) + unnamed_colours(ruleset)
     report.diagnostics.extend(problems)
     ok = ruleset is not None and not _errors(problems)
     summary = ""

@@ -156,3 +156,21 @@ def test_a_steal_takes_the_good_the_scenario_fixes(tmp_path: Path, take: str) ->
 def test_a_steal_of_a_good_the_victim_lacks_is_an_error(tmp_path: Path) -> None:
     outcome = run_file(scenario(tmp_path, STEAL.replace("TAKE", "wool")))
     assert outcome.status == "error" and "blue holds no wool" in outcome.diagnostics[0].message
+
+
+def test_a_new_colour_without_a_name_is_flagged(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    variant = tmp_path / "v.yaml"
+    body = (
+        "extends: base\noverride:\n  parameters:\n    player_colours: [red, blue, white, purple]\n"
+    )
+    variant.write_text(body)
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 0  # a warning: the rules still work
+    assert "v.yaml:4:40: warning: the player colour 'purple' has no English name" in result.stderr
+    variant.write_text(body + "names:\n  en:\n    names:\n      colours:\n        purple: Purple\n")
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 0 and "purple" not in result.stderr

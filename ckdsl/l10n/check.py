@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ckdsl.datautil import deep_merge
@@ -219,6 +219,28 @@ def inline_unknown_ids(ruleset: RuleSet) -> list[Diagnostic]:
         positions.graft(ruleset.name_positions, (language,), ())
         inline = LocaleFile(language, "", fragment, positions)
         out += [f.diagnostic for f in _extra(inline, units)]
+    return out
+
+
+def unnamed_colours(ruleset: RuleSet) -> list[Diagnostic]:
+    """A warning for each player colour without an English name (a variant's new colour):
+    the log would call that player by the id."""
+    english, _ = _load(REFERENCE, ruleset, None)
+    names = english.data.get("names") if english is not None else None
+    known = names.get("colours") if isinstance(names, dict) else None
+    parameters = ruleset.data.get("parameters")
+    colours = parameters.get("player_colours") if isinstance(parameters, dict) else None
+    out = []
+    for i, colour in enumerate(colours if isinstance(colours, list) else []):
+        if isinstance(colour, str) and not (isinstance(known, dict) and colour in known):
+            path: JsonPath = ("parameters", "player_colours", i)
+            diagnostic = Diagnostic.at(
+                ruleset.positions.value(path),
+                f"the player colour '{colour}' has no English name: the log would say "
+                f"'{colour}'; add it under `names: en: names: colours:`",
+                path,
+            )
+            out.append(replace(diagnostic, severity="warning"))
     return out
 
 
