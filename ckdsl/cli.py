@@ -8,6 +8,7 @@ reaches a user: a known error prints its diagnostics, anything else a one-line
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -45,6 +46,11 @@ if TYPE_CHECKING:
 _F = TypeVar("_F", bound=Callable[..., object])
 
 
+_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+"""What writing the output can meet that is the device's doing, not ckdsl's (a full disk
+behind `> file`, `> /dev/full`): said in a line, exit 1."""
+
+
 class _Group(click.Group):
     """Turns errors into messages and exit codes instead of tracebacks."""
 
@@ -63,6 +69,10 @@ class _Group(click.Group):
             click.echo("interrupted", err=True)
             ctx.exit(130)
         except Exception as exc:
+            if isinstance(exc, OSError) and exc.errno in _FULL:
+                _quiet_pipe()  # what is still buffered for the full device is dropped
+                click.echo(f"ckdsl: cannot write the output: {exc.strerror}", err=True)
+                ctx.exit(EXIT_FINDINGS)
             if os.environ.get("CKDSL_DEBUG"):
                 raise
             click.echo(

@@ -13,8 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ckdsl.board.maps import load_map
-from ckdsl.diagnostics import Diagnostic, sorted_diagnostics
+from ckdsl.diagnostics import CkdslError, Diagnostic, sorted_diagnostics
+from ckdsl.dsl.errors import OutOfBudget
 from ckdsl.dsl.program import load_ruleset
+from ckdsl.dsl.types import family
+from ckdsl.engine.allow import STEP_BUDGET, Env
+from ckdsl.engine.game import Game
+from ckdsl.engine.values import Value
 from ckdsl.l10n.catalog import languages, load_locale_file, locale_path
 from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_colours
 from ckdsl.paths import base_rules_dir
@@ -165,6 +170,8 @@ def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> 
     ruleset, problems = _load(path, loaded)
     if ruleset is not None:
         problems += inline_unknown_ids(ruleset) + unnamed_colours(ruleset)
+        if not _errors(problems):
+            problems += _runaway_formulas(path, ruleset)
     report.diagnostics.extend(problems)
     ok = ruleset is not None and not _errors(problems)
     summary = ""
@@ -176,6 +183,55 @@ def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> 
             f"{len(ruleset.layers)} layer{'s' if len(ruleset.layers) != 1 else ''}"
         )
     report.checked.append(Checked(str(path), kind, ok, summary))
+
+
+def _runaway_formulas(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
+    """An error for each formula with selections in selections that runs past the step
+    budget on a new game of the rule set: in a game it would stop, and count as false or
+    0, every time (``compiler.guarded``). Formulas without such nesting cannot: their
+    steps are the size of one list. Each formula's variables are given sample values (the
+    first tile, player, card...); a formula those do not suit is not judged."""
+    from ckdsl.dsl.program import conditions
+    from ckdsl.session import GameSetup, load_rules, start
+
+    try:
+        compiled = load_rules(str(path)).compiled
+        programs = compiled.programs
+        nested = [
+            (where, variables, getattr(formula, "unguarded", formula))
+            for where, _, variables, _ in conditions(ruleset.data)
+            if (formula := programs.formula_at(where)) is not None
+            and getattr(formula, "nested", False)
+        ]
+        if not nested:
+            return []
+        players = compiled.number("players_min")
+        game = start(GameSetup(rules=str(path), players=players, seed=0), log=False)
+    except CkdslError:  # a rule set that cannot start is reported by its own checks
+        return []
+    found = []
+    for where, variables, formula in nested:
+        values = {name: _sample(game, family(t)) for name, t in variables.items()}
+        try:
+            formula(Env(game, 0, values))
+        except OutOfBudget:
+            message = (
+                f"this formula runs past the budget of {STEP_BUDGET:,} steps on a new game "
+                "(a selection in a selection in ...: each item of each `each` is a step); "
+                "in a game it would stop, and count as false or 0, every time"
+            )
+            found.append(Diagnostic.at(ruleset.positions.value(where), message, where))
+        except Exception:
+            continue
+    return found
+
+
+def _sample(game: Game, kind: str) -> Value:
+    """A value of ``kind`` on ``game`` for trying a formula: the first there is."""
+    rules = game.rules
+    firsts: dict[str, Value] = {"card": next(iter(rules.cards), ""), "good": rules.goods[0],
+                                "track": rules.tracks[0].id if rules.tracks else ""}  # fmt: skip
+    return firsts.get(kind, 0)
 
 
 def _validate_map(path: Path, report: Report, reference: Reference) -> None:

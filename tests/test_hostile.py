@@ -275,3 +275,83 @@ def test_a_map_too_small_to_set_up_is_refused_by_name(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["play", *FAST, "--map", str(tiny)])
     assert result.exit_code == 2 and "has room for 3 buildings apart" in result.stderr
     assert "internal error" not in result.stderr
+
+
+NESTED = "count(each a in intersections where count(each b in intersections where count(each c in intersections where true) > 0) > 0) > 0"  # noqa: E501
+"""Selections in selections: 54 × 54 × 54 steps, past the budget of 10,000."""
+
+
+def test_selections_in_selections_stop_in_play_and_are_errors_in_validate(
+    tmp_path: Path,
+) -> None:
+    variant = _variant(tmp_path, f'override:\n  allow:\n    road: "{NESTED}"\n')
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 1
+    assert "v.yaml:4:11: this formula runs past the budget of 10,000 steps" in result.stderr
+    save = tmp_path / "g.json"
+    started = time.monotonic()
+    played = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(variant), "--save", str(save)])
+    assert played.exit_code == 0 and time.monotonic() - started < 15
+    answers = json.loads(save.read_text())["answers"]
+    roads = [a for a in answers if a.startswith("build road")]
+    assert len(roads) == 8  # the setup's, which no `allow` governs: the condition stops: false
+
+
+def test_a_formula_without_nesting_is_not_tried(tmp_path: Path) -> None:
+    once = "count(each a in intersections where true) > 0"
+    variant = _variant(tmp_path, f'override:\n  allow:\n    road: "{once}"\n')
+    assert CliRunner().invoke(cli, ["validate", str(variant)]).exit_code == 0
+
+
+def test_a_number_squared_again_and_again_stops_the_effect(tmp_path: Path) -> None:
+    hooks = (
+        "override:\n  hooks:\n    turn_start:\n      effect: |\n"
+        "        let x = 2\n        repeat 64:\n            let x = x * x\n"
+        "        gain x grain\n"
+    )
+    result = run("play", *FAST, "--rules", str(_variant(tmp_path, hooks)), timeout=60)
+    assert result.returncode == 0 and "Final scores" in result.stdout
+    assert "4294967296 × 4294967296 is past the largest number an effect may make" in (
+        result.stdout
+    )
+
+
+def test_a_variant_of_thousands_of_cards_is_applied_in_linear_time(tmp_path: Path) -> None:
+    def variant(n: int) -> Path:
+        cards = "".join(
+            f"    c{i}:\n      deck: trade\n      count: 1\n      effect: gain 1 grain\n"
+            for i in range(n)
+        )
+        return _variant(tmp_path, "add:\n  cards:\n" + cards, f"v{n}.yaml")
+
+    took = []
+    for n in (2_000, 8_000):
+        path = variant(n)
+        started = time.process_time()
+        result = CliRunner().invoke(cli, ["validate", str(path)])
+        took.append(time.process_time() - started)
+        assert result.exit_code == 1 and "the cards of deck 'trade' add up to" in result.stderr
+    # four times the cards: about four times the time (it was sixteen: quadratic)
+    assert took[1] < 8 * took[0] + 0.5, took
+
+
+def test_removing_a_road_the_board_lacks_stops_the_effect(tmp_path: Path) -> None:
+    hooks = (
+        "override:\n  hooks:\n    turn_start:\n      effect: |\n"
+        "        let r = 0 - 1\n        remove road 999\n        remove road r\n"
+    )
+    result = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(_variant(tmp_path, hooks))])
+    assert result.exit_code == 0 and "Final scores" in result.output
+    assert "stops at its line 2: there is no edge 999 on this board (0 to 71)" in result.output
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_full_disk_behind_the_output_is_said_in_a_line() -> None:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "ckdsl", "play", *FAST],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=60, env=env,
+        )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr == "ckdsl: cannot write the output: No space left on device\n"

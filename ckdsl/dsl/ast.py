@@ -185,17 +185,17 @@ def too_deep(root: object) -> tuple[int, Node] | None:
     """The first node nested deeper than ``MAX_DEPTH`` in ``root`` (an Effect, a node or a
     list of them) and its depth, or None. Walked with a stack of its own: a tree too deep
     for recursion is what it looks for."""
-    from dataclasses import fields, is_dataclass
-
     stack: list[tuple[object, int]] = [(root, 0)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, (list, tuple)):
             stack.extend((item, depth) for item in value)
-        elif is_dataclass(value) and not isinstance(value, type):
+            continue
+        names = getattr(type(value), "__dataclass_fields__", None)
+        if names is not None:
             if isinstance(value, Node):
                 depth += 1
                 if depth > MAX_DEPTH:
                     return depth, value
-            stack.extend((getattr(value, f.name), depth) for f in fields(value))
+            stack.extend((getattr(value, name), depth) for name in names)
     return None

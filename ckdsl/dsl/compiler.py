@@ -23,7 +23,7 @@ import contextlib
 import functools
 import inspect
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
@@ -199,6 +199,11 @@ class Compiler:
         self.parameters_read: set[str] = set()  # the rule set's parameters it names
         # What of the state its calls read (Function.reads); None: something undeclared.
         self.reads: set[str] | None = set()
+        # Whether it can stop (EffectFailure): a selection may run past the budget, a
+        # written tile may not exist, a function may fail (``formula`` guards such).
+        self.may_fail = False
+        self.selecting = 0  # selections open around the expression being compiled
+        self.nested = False  # a selection inside another: it may take the square of steps
 
     def error(
         self, node: ast.Node | tuple[int, int], message: str, hint: str | None = None
@@ -218,7 +223,9 @@ class Compiler:
         fn, got = self.expr(expr)
         if got is not None and not fits(got, want):
             self.error(expr, f"this formula must give {want}, not {got}")
-        return None if self.errors else finish(fn)
+        if self.errors:
+            return None
+        return guarded(finish(fn), want, self.nested) if self.may_fail else finish(fn)
 
     # --- statements -------------------------------------------------------------------
 
@@ -619,6 +626,8 @@ class Compiler:
             self.error(node, f"'{node.func}' does not take {given}: {_signatures(node.func)}")
             return _nothing, None
         args = [_checked(f, t, p) for (f, t), p in zip(typed, best.params, strict=True)]
+        checked = any(a is not f for a, (f, _) in zip(args, typed, strict=True))
+        self.may_fail |= best.may_fail or checked  # a written tile may not exist
         return self._call_fn(best, args), best.result
 
     def _call_fn(self, fn: Function, args: list[Fn]) -> Fn:
@@ -669,13 +678,17 @@ class Compiler:
             self.error(each, f"'{func}' does not take a selection (`each`); these do: "
                        f"{', '.join(sorted(AGGREGATES))}")  # fmt: skip
             return _nothing, None
+        self.may_fail = True  # it may run past the budget
+        self.nested |= self.selecting > 0
         source, item = self.selection(each.source)
         saved = self.bind(each.var, item)
+        self.selecting += 1
         where = self.condition(each.where, "`where`") if each.where is not None else None
         value: Fn | None = None
         value_type: Type | None = item
         if each.value is not None:
             value, value_type = self.expr(each.value)
+        self.selecting -= 1
         self.unbind(each.var, saved)
         var = each.var
         source, where, value = finish(source), finish_opt(where), finish_opt(value)
@@ -741,7 +754,7 @@ class Compiler:
         ops: dict[str, Fn] = {
             "+": lambda env: a(env) + b(env),
             "-": lambda env: a(env) - b(env),
-            "*": lambda env: a(env) * b(env),
+            "*": lambda env: _mul(a(env), b(env)),
             "/": lambda env: _div(a(env), b(env)),
             "%": lambda env: _mod(a(env), b(env)),
             "<": lambda env: a(env) < b(env),
@@ -749,10 +762,11 @@ class Compiler:
             ">": lambda env: a(env) > b(env),
             ">=": lambda env: a(env) >= b(env),
         }
-        if op in ("/", "%"):
-            helper = _div if op == "/" else _mod
+        if op in ("/", "%", "*"):
+            helper = {"/": _div, "%": _mod, "*": _mul}[op]
             text = f"{helper.__name__}({_text(a)}, {_text(b)})"
             names = {helper.__name__: helper}
+            self.may_fail |= op == "*"
         else:
             text, names = f"({_text(a)} {op} {_text(b)})", {}
         fn = _py(ops[op], text, [a, b], names)
@@ -902,9 +916,10 @@ def count(env: Env, source: Fn, var: str, where: Fn | None) -> int:
     """How many items of ``source`` pass ``where`` (``selected`` without a generator: card
     playability counts tiles at every main-phase decision)."""
     vars_ = env.vars
+    items = charge(env, source(env))
     had, old = var in vars_, vars_.get(var)
     n = 0
-    for x in source(env):
+    for x in items:
         vars_[var] = x
         if where is None or where(env):
             n += 1
@@ -918,6 +933,7 @@ def selected_items(env: Env, source: Fn, var: str, where: Fn | None) -> list[Val
     items = source(env)
     if where is None:
         return list(dict.fromkeys(items))
+    items = charge(env, items)
     vars_ = env.vars
     had, old = var in vars_, vars_.get(var)
     kept: dict[Value, None] = {}
@@ -933,11 +949,21 @@ def has_item(env: Env, source: Fn, var: str, where: Fn | None) -> bool:
     """Whether a selection has an item that passes ``where`` (it stops at the first, and
     leaves ``var`` naming it)."""
     vars_ = env.vars
-    for x in source(env):
+    for x in charge(env, source(env)):
         vars_[var] = x
         if where is None or where(env):
             return True
     return False
+
+
+def charge(env: Env, items: Iterable[Value]) -> Sequence[Value]:
+    """``items``, paid for: a selection costs the effect's budget one step per item it
+    looks at (``STEP_BUDGET``), so selections in selections cannot run for hours."""
+    found = items if isinstance(items, (list, tuple)) else list(items)
+    env.budget -= len(found)
+    if env.budget < 0:
+        out_of_budget()
+    return found
 
 
 def restore_name(vars_: Variables, var: str, had: bool, old: Value) -> None:
@@ -954,12 +980,32 @@ def selected(env: Env, source: Fn, var: str, where: Fn | None) -> Iterator[Value
     vars_ = env.vars
     had, old = var in vars_, vars_.get(var)
     try:
-        for x in source(env):
+        for x in charge(env, source(env)):
             vars_[var] = x
             if where is None or where(env):
                 yield x
     finally:
         restore_name(vars_, var, had, old)
+
+
+def guarded(formula: Fn, want: Type, nested: bool) -> Fn:
+    """A formula that can stop (a selection past the budget, a tile the board lacks), as
+    the engine asks it: stopped, it gives false or 0, so a rule set's condition cannot
+    crash a game. ``ckdsl validate`` tries a formula with selections in selections
+    (``nested``) on a new game, and reports it if it runs past the budget there
+    (``unguarded`` is the formula itself)."""
+    default: Value = False if want is BOOL else 0
+
+    def run(env: Env) -> Value:
+        try:
+            result: Value = formula(env)
+            return result
+        except EffectFailure:
+            return default
+
+    run.unguarded = formula  # type: ignore[attr-defined]
+    run.nested = nested  # type: ignore[attr-defined]
+    return run
 
 
 def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
@@ -1026,6 +1072,18 @@ def _div(a: int, b: int) -> int:
 
 def _mod(a: int, b: int) -> int:
     return a % b if b else 0
+
+
+LARGEST = 10**18
+"""The largest product an effect may make (as large as a number it may write): a number
+squared again and again in a loop would otherwise fill the memory."""
+
+
+def _mul(a: int, b: int) -> int:
+    product = a * b
+    if -LARGEST <= product <= LARGEST:
+        return product
+    raise EffectFailure(f"{a} × {b} is past the largest number an effect may make (10^18)")
 
 
 # --- expressions as Python -------------------------------------------------------------
@@ -1303,34 +1361,43 @@ def _is_env_vars(node: pyast.expr) -> bool:
     )
 
 
+def _charged(source: Fn, pad: str = "    ") -> list[str]:
+    """The lines that put the items of ``source`` in ``_items`` and pay for them
+    (``charge``: one step of the budget per item)."""
+    return [f"{pad}_items = {_local(source)}", f"{pad}env.budget -= len(_items)",
+            f"{pad}if env.budget < 0:", f"{pad}    _over()"]  # fmt: skip
+
+
 def _aggregate_code(func: str, source: Fn, var: str, where: Fn | None, value: Fn | None) -> Fn:
     """The aggregate as one compiled function (``aggregate_closure``, step for step)."""
-    src = _local(source)  # computed before the first item is bound
+    src = "_items"  # computed (``_charged``) before the first item is bound
     test = f"if {_local(where, var)}:" if where is not None else "if True:"
     item = _local(value, var) if value is not None else "_x"
-    names = _names(source, where, value)
+    names = {**_names(source, where, value), "_over": out_of_budget}
     if func == "all" and value is None:
         if where is None:
             return _define(["def _f(env):", "    return True"], names)
-        lines = ["def _f(env):", *_bind(var), "    try:", f"        for _x in {src}:",
-                 f"            _v[{var!r}] = _x", f"            if not {_local(where, var)}:",
+        lines = ["def _f(env):", *_bind(var), *_charged(source), "    try:",
+                 f"        for _x in {src}:", f"            _v[{var!r}] = _x",
+                 f"            if not {_local(where, var)}:",
                  "                return False", "        return True", "    finally:",
                  *_restore(var, "        ")]  # fmt: skip
         return _define(lines, names)
     if func == "any" and value is None:
-        lines = ["def _f(env):", *_bind(var), "    try:", f"        for _x in {src}:",
-                 f"            _v[{var!r}] = _x", f"            {test}",
-                 "                return True", "        return False", "    finally:",
-                 *_restore(var, "        ")]  # fmt: skip
+        lines = ["def _f(env):", *_bind(var), *_charged(source), "    try:",
+                 f"        for _x in {src}:", f"            _v[{var!r}] = _x",
+                 f"            {test}", "                return True", "        return False",
+                 "    finally:", *_restore(var, "        ")]  # fmt: skip
         return _define(lines, names)
     if func == "count":
-        lines = ["def _f(env):", *_bind(var), "    _n = 0", f"    for _x in {src}:",
+        lines = ["def _f(env):", *_bind(var), *_charged(source), "    _n = 0",
+                 f"    for _x in {src}:",
                  f"        _v[{var!r}] = _x", f"        {test}", "            _n += 1",
                  *_restore(var), "    return _n"]  # fmt: skip
         return _define(lines, names)
     result = {"sum": "sum(_out)", "min": "min(_out, default=0)", "max": "max(_out, default=0)",
               "any": "any(_out)", "all": "all(_out)", "list": "_out"}[func]  # fmt: skip
-    lines = ["def _f(env):", *_bind(var), "    _out = []", "    try:",
+    lines = ["def _f(env):", *_bind(var), *_charged(source), "    _out = []", "    try:",
              f"        for _x in {src}:", f"            _v[{var!r}] = _x", f"            {test}",
              f"                _out.append({item})", "    finally:", *_restore(var, "        "),
              f"    return {result}"]  # fmt: skip
@@ -1346,12 +1413,12 @@ def selection_code(source: Fn, var: str, where: Fn | None) -> Fn:
         return _define(["def _f(env):", "    _v = env.vars",
                         f"    return list(dict.fromkeys({_local(source)}))"],
                        _names(source))  # fmt: skip
-    lines = ["def _f(env):", "    _v = env.vars", f"    _items = {_local(source)}",
+    lines = ["def _f(env):", "    _v = env.vars", *_charged(source),
              f"    _had, _old = {var!r} in _v, _v.get({var!r})", "    _kept = {}",
              "    for _x in _items:", f"        _v[{var!r}] = _x",
              f"        if {_local(where, var)}:", "            _kept[_x] = None",
              *_restore(var), "    return list(_kept)"]  # fmt: skip
-    return _define(lines, _names(source, where))
+    return _define(lines, {**_names(source, where), "_over": out_of_budget})
 
 
 def candidate_code(source: Fn, var: str, where: Fn | None) -> Fn:
@@ -1360,10 +1427,10 @@ def candidate_code(source: Fn, var: str, where: Fn | None) -> Fn:
     if not _PYTHON:
         return lambda env: has_item(env, source, var, where)
     test = f"if {_local(where, var)}:" if where is not None else "if True:"
-    lines = ["def _f(env):", "    _v = env.vars", f"    for _x in {_local(source)}:",
+    lines = ["def _f(env):", "    _v = env.vars", *_charged(source), "    for _x in _items:",
              f"        _v[{var!r}] = _x", f"        {test}", "            return True",
              "    return False"]  # fmt: skip
-    return _define(lines, _names(source, where))
+    return _define(lines, {**_names(source, where), "_over": out_of_budget})
 
 
 def filter_code(condition: Fn, var: str) -> Callable[[Env, Iterable[Any]], list[Any]]:

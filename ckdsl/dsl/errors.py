@@ -37,9 +37,13 @@ class EffectFailure(Exception):
     map of 19 tiles): the effect ends there, and the log says why."""
 
 
+class OutOfBudget(EffectFailure):
+    """An effect or formula ran past ``STEP_BUDGET`` (``ckdsl validate`` looks for it)."""
+
+
 def out_of_budget() -> NoReturn:
     """Stop the effect: it ran past ``STEP_BUDGET`` (logged, and the game goes on)."""
-    raise EffectFailure(
-        f"the effect ran past its budget of {STEP_BUDGET:,} loop steps (a `repeat` or loops "
-        "in loops too large)"
+    raise OutOfBudget(
+        f"the effect ran past its budget of {STEP_BUDGET:,} loop steps (a `repeat`, loops "
+        "in loops or selections in selections too large)"
     )

@@ -211,6 +211,18 @@ class Programs:
             found = self.filters[(move, var)] = filter_code(condition, var)
         return found
 
+    def formula_at(self, path: JsonPath) -> Fn | None:
+        """The compiled formula of the rule set at ``path`` (as ``conditions`` names it),
+        or None if there is none (an `allow` of `true` or `false`)."""
+        if path[0] == "barbarians":
+            return self.strength if path[1] == "strength" else self.defence
+        if path[0] == "turn":
+            return self.win if path[1] == "win" else self.discard_limit
+        if path[0] == "allow":
+            return self.allow.get(str(path[1]))
+        action = self.actions.get(str(path[1]))
+        return action.allow if action is not None else None
+
     def barbarian_strength(self, game: Game) -> int:
         return int(self.strength(Env(game, game.state.current, {})))
 

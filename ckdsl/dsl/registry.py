@@ -46,6 +46,7 @@ class Function:
     # What of the state it reads (``READS``), so a formula calling only such functions
     # can be cached on those parts; None: not declared (never cached).
     reads: frozenset[str] | None = None
+    may_fail: bool = False  # it may stop the effect (EffectFailure)
 
     @property
     def form(self) -> str:
@@ -96,12 +97,14 @@ def function(
     doc: str,
     *,
     reads: tuple[str, ...] | None = None,
+    may_fail: bool = False,
 ) -> Callable[[FunctionImpl], FunctionImpl]:
     assert reads is None or set(reads) <= READS, reads
     declared = frozenset(reads) if reads is not None else None
 
     def register(impl: FunctionImpl) -> FunctionImpl:
-        FUNCTIONS.setdefault(name, []).append(Function(name, params, result, doc, impl, declared))
+        found = Function(name, params, result, doc, impl, declared, may_fail)
+        FUNCTIONS.setdefault(name, []).append(found)
         return impl
 
     return register

@@ -69,7 +69,13 @@ def _gate_rolled(env: Env, track: str) -> bool:
     return rules.face_gate.get(_dice(env)[2]) == rules.track_index[track]
 
 
-@function("gate_track", (), TRACK, "the track whose gate the event die of the last roll shows")
+@function(
+    "gate_track",
+    (),
+    TRACK,
+    "the track whose gate the event die of the last roll shows",
+    may_fail=True,  # a roll whose event die shows the ship
+)
 def _gate_track(env: Env) -> str:
     rules = env.game.rules
     t = rules.face_gate.get(_dice(env)[2])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
+from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.registry import Args, Clauses, Param, function, verb
 from ckdsl.dsl.types import (
     ANY,
@@ -672,6 +673,10 @@ def _place(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
 def _remove(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
     piece, at = name(args[0]), number(args[1])
+    places = game.state.knight if piece == "knight" else game.state.road
+    if not 0 <= at < len(places):  # `which` is any number (a road is an edge's index)
+        where = "intersection" if piece == "knight" else "edge"
+        raise EffectFailure(f"there is no {where} {at} on this board (0 to {len(places) - 1})")
     if piece == "knight" and game.state.knight[at] != NOBODY:
         pieces.remove_knight(game, at)
     elif piece == "road" and game.state.road[at] != NOBODY:

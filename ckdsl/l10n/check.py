@@ -254,9 +254,7 @@ def _load(
     if isinstance(inline, dict):
         data = copy.deepcopy(locale.data)
         deep_merge(data, inline)
-        positions = Positions()
-        positions.values.update(locale.positions.values)
-        positions.keys.update(locale.positions.keys)
+        positions = locale.positions.copy()
         positions.graft(ruleset.name_positions, (language,), ())
         locale = LocaleFile(language, locale.file, data, positions)
     return locale, problems

@@ -174,8 +174,9 @@ def _merge_file(doc: Document, draft: _Draft) -> None:
             continue
         target = _table(draft, section)
         if (section,) not in draft.positions.values:
-            draft.positions.values[(section,)] = doc.positions.value((section,))
-            draft.positions.keys[(section,)] = doc.positions.key((section,))
+            draft.positions.set(
+                (section,), doc.positions.value((section,)), doc.positions.key((section,))
+            )
         for key, value in entries.items():
             path = (section, key)
             if key in target:
@@ -351,7 +352,7 @@ def _put(draft: _Draft, doc: Document, src: JsonPath, dst: JsonPath, value: Json
     _table(draft, str(dst[0]))[str(dst[1])] = value
     draft.positions.drop(dst)
     draft.positions.graft(doc.positions, src, dst)
-    draft.positions.keys[dst] = doc.positions.key(src)
+    draft.positions.set(dst, key=doc.positions.key(src))
 
 
 def _add(draft: _Draft, doc: Document, section: str, key: str, value: JsonObject) -> None:
@@ -377,7 +378,7 @@ def _add(draft: _Draft, doc: Document, section: str, key: str, value: JsonObject
     entry = copy.deepcopy(existing[like])
     existing[key] = entry
     draft.positions.graft(draft.positions, (section, like), (section, key))
-    draft.positions.keys[(section, key)] = doc.positions.key(src)
+    draft.positions.set((section, key), key=doc.positions.key(src))
     patch = {k: v for k, v in value.items() if k != "like"}
     if isinstance(entry, dict):  # an entry of a keyed section is a mapping (the schema)
         _deep_merge(draft, doc, entry, patch, (section, key), src)
@@ -417,7 +418,7 @@ def _deep_merge(
         target[key] = copy.deepcopy(value)
         draft.positions.drop(d)
         draft.positions.graft(doc.positions, s, d)
-        draft.positions.keys[d] = doc.positions.key(s)
+        draft.positions.set(d, key=doc.positions.key(s))
 
 
 # --- final checks -----------------------------------------------------------------

@@ -120,10 +120,8 @@ def _copy(doc: Document | None) -> Document | None:
     """A copy of ``doc`` that shares nothing a reader may change."""
     if doc is None:
         return None
-    positions = Positions()
-    positions.values = dict(doc.positions.values)  # paths and positions are immutable
-    positions.keys = dict(doc.positions.keys)
-    return Document(doc.file, _copy_data(doc.data, {}), positions)
+    # paths and positions are immutable: a copy of the table is enough
+    return Document(doc.file, _copy_data(doc.data, {}), doc.positions.copy())
 
 
 def _copy_data(value: JsonValue, copies: dict[int, JsonValue]) -> JsonValue:
@@ -396,9 +394,7 @@ class _Builder:
     def record(self, path: JsonPath, pos: Pos, key_pos: Pos | None = None) -> None:
         if self.stack and isinstance(self.stack[-1].container, dict) and key_pos is None:
             key_pos = self.stack[-1].key_pos
-        self.positions.values[path] = pos
-        if key_pos is not None and path:
-            self.positions.keys[path] = key_pos
+        self.positions.set(path, pos, key_pos if path else None)
         self.order.append((path, pos, key_pos))
 
     def attach(self, value: JsonValue) -> None:
