@@ -2,7 +2,7 @@
 
 When en.yaml changes, a translation falls behind in two ways: entries English gained are
 missing, and entries whose English text changed are outdated (they still say what the
-old English said). This rewrites ``rules/locales/LANG.yaml`` in place, line by line, so
+old English said). This rewrites ``rules/locales/<lang>.yaml`` in place, line by line, so
 the translator's comments, order and layout stay as they are:
 
 - an entry English has and the file lacks is added as ``""`` with its English in a
