@@ -157,6 +157,51 @@ def test_a_new_english_entry_is_added_as_missing(
     assert kinds(result) == [("sr", "missing", "$.messages.scores_title")]  # not unverified
 
 
+def test_entries_on_one_line_get_a_mark_each(
+    runner: CliRunner, locales_copy: Callable[..., Path]
+) -> None:
+    """A card written as a flow mapping: each outdated part's mark names it."""
+    folder = locales_copy(
+        {"en.yaml": [("    name: Bishop\n", "    name: Archbishop\n"), ("with a\n", "with\n")]}
+    )
+    text = read(folder, "it")
+    start, end = text.index("  bishop:\n"), text.index("  constitution:\n")
+    flow = '  bishop: {name: Vescovo, text: "Sposta il Ladro."}\n'
+    (folder / "it.yaml").write_text(text[:start] + flow + text[end:], encoding="utf-8")
+    result = run(runner, folder, "check", "--lang", "it", "--json")
+    assert kinds(result) == [
+        ("it", "outdated", "$.cards.bishop.name"),
+        ("it", "outdated", "$.cards.bishop.text"),
+    ]
+    assert run(runner, folder, "update", "it").exit_code == 0
+    lines = read(folder, "it").splitlines()
+    at = lines.index('  bishop: {name: Vescovo, text: "Sposta il Ladro."}')
+    assert lines[at - 2] == f'  # outdated: name: {MARK[len("# outdated: ") :]}"Archbishop"'
+    assert lines[at - 1].startswith('  # outdated: text: the English is now "Move the robber')
+    text = read(folder, "it")
+    assert run(runner, folder, "update", "it").exit_code == 0
+    assert read(folder, "it") == text
+    assert run(runner, folder, "update", "it", "--confirm", "cards.bishop.name").exit_code == 0
+    assert "# outdated: name:" not in read(folder, "it")
+    assert "# outdated: text:" in read(folder, "it")
+
+
+def test_a_whole_section_english_gained_is_added(
+    runner: CliRunner, locales_copy: Callable[..., Path]
+) -> None:
+    folder = locales_copy()
+    text = read(folder, "it")
+    start, end = text.index("# Come si scrive"), text.index("cards:\n")
+    (folder / "it.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
+    assert run(runner, folder, "update", "it").exit_code == 0
+    data = yaml.safe_load(read(folder, "it"))
+    assert list(data)[:4] == ["language", "names", "counted", "cards"]  # where en.yaml has it
+    assert data["counted"]["coin"] == {"one": "", "many": "", "other": ""}  # Italian's forms
+    assert not [k for k in data["sources"] if k.startswith("counted.")]
+    coin = '  coin: {one: "", many: "", other: ""}  # en: {one: "{count} coin", other: '
+    assert coin + '"{count} coins"}' in read(folder, "it").splitlines()
+
+
 def test_a_translation_without_its_english_is_unverified(
     runner: CliRunner, locales_copy: Callable[..., Path]
 ) -> None:
