@@ -28,16 +28,20 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath
+from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath, Pos
 from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.l10n.catalog import REFERENCE, LocaleFile, locale_path
 from ckdsl.l10n.check import dotted, dotted_units, present_units
 from ckdsl.l10n.init import untranslated
 from ckdsl.l10n.sources import HEADER, SECTION, compare, fingerprint, recorded_of
 
-MARK = "# outdated: the English is now "
-"""How the comment above an outdated entry starts (what ``update`` removes and rewrites)."""
-_MARK_LINE = re.compile(r"^\s*" + re.escape(MARK))
+_OUTDATED = "# outdated: "
+_NOW = "the English is now "
+MARK = _OUTDATED + _NOW
+"""How the comment above an outdated entry starts (what ``update`` removes and rewrites);
+above a line holding more than one entry (``bishop: {name: ..., text: ...}``), the
+entry's key comes first: ``# outdated: text: the English is now ...``."""
+_MARK_LINE = re.compile(r"^\s*" + re.escape(_OUTDATED) + r"(?:\w+: )?" + re.escape(_NOW))
 
 
 class UpdateError(ValueError):
@@ -129,8 +133,7 @@ def updated_text(
     lines = text.splitlines()
     edits = _Edits(deleted={i for i, line in enumerate(lines) if _MARK_LINE.match(line)})
     for key in report.outdated:
-        at = locale.positions.key(_path_of(key)).line - 1
-        edits.before_entry[at] = [f"{_indent_of(lines[at])}{MARK}{_shown(ref[key])}"]
+        edits.mark(lines, locale.positions.key(_path_of(key)), _shown(ref[key]))
     report.added = _add_missing(locale, lines, english, english_text.splitlines(), edits)
     sources = _sources(locale, translated, ref, recorded, confirmed)
     _write_sources(locale, lines, sources, edits)
@@ -159,6 +162,16 @@ class _Edits:
     added: dict[int, list[str]] = field(default_factory=dict)  # new entries
     before_entry: dict[int, list[str]] = field(default_factory=dict)  # marks
     replaced: dict[int, tuple[int, list[str]]] = field(default_factory=dict)  # start: end, lines
+
+    def mark(self, lines: Sequence[str], key: Pos, english: str) -> None:
+        """The outdated mark of the entry whose key is at ``key``, on a line of its own
+        above the entry's line (naming the key when the line does not start with it)."""
+        line = lines[key.line - 1]
+        indent = _indent_of(line)
+        named = "" if len(indent) == key.col - 1 else f"{_key_at(line, key.col)}: "
+        self.before_entry.setdefault(key.line - 1, []).append(
+            f"{indent}{_OUTDATED}{named}{_NOW}{english}"
+        )
 
     def apply(self, lines: Sequence[str]) -> list[str]:
         """The lines after the edits: at each index, entries added (they end the entry
@@ -322,6 +335,12 @@ def _get(data: JsonObject, path: JsonPath) -> JsonValue:
     for item in path:
         node = node.get(str(item)) if isinstance(node, dict) else None
     return node
+
+
+def _key_at(line: str, col: int) -> str:
+    """The key that starts at column ``col`` (1-based) of ``line``."""
+    found = re.match(r"\w+", line[col - 1 :])
+    return found.group(0) if found else ""
 
 
 def _indent_of(line: str) -> str:
