@@ -130,7 +130,7 @@ def cli() -> None:
       ckdsl cards --lang pl           the progress cards, in Polish
       ckdsl explain bishop --lang fr  a card's text and its effect in the DSL
       ckdsl vocabulary                the verbs and functions effects are written with
-      ckdsl l10n check                is every language complete?
+      ckdsl l10n check                is every language complete and up to date?
       ckdsl schema --kind variant     the JSON Schema editors use for completion
       ckdsl play --seed 7 --lang fr   four heuristic bots play a game, logged in French
       ckdsl play --players human,heuristic,heuristic,heuristic   you play red
@@ -249,7 +249,7 @@ def vocabulary(markdown: bool, as_json: bool) -> None:
 
 @cli.group()
 def l10n() -> None:
-    """Localization: start a language, check that every language is complete."""
+    """Localization: start a language, check every language, follow English's changes."""
 
 
 @l10n.command("init")
@@ -275,6 +275,16 @@ def l10n_init(language: str) -> None:
     click.echo(template(language), nl=False)
 
 
+_locales_option = click.option(
+    "--locales",
+    "locales",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    metavar="FOLDER",
+    help="The folder of the locale files (default: the bundled rules/locales).",
+)
+
+
 @l10n.command("check")
 @click.option(
     "--lang",
@@ -284,19 +294,22 @@ def l10n_init(language: str) -> None:
     help="Check only this language (repeatable; default: every locale file).",
 )
 @_rules_option
+@_locales_option
 @_json_option
-def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> None:
-    """Report missing, extra, untranslated and inconsistent texts in the locales.
+def l10n_check(
+    langs: tuple[str, ...], rules: Path | None, locales: Path | None, as_json: bool
+) -> None:
+    """Report missing, extra, untranslated, outdated and inconsistent texts in the locales.
 
     Exits 1 when anything is found. sr-Latn is derived from sr, so it is checked as sr.
     """
     from ckdsl.reports.checks import chosen_languages, l10n_diagnostics, l10n_json, l10n_lines
 
     ruleset = _load_rules(rules)
-    chosen = chosen_languages(langs, languages())
+    chosen = chosen_languages(langs, languages(locales))
     from ckdsl.l10n.check import check_languages
 
-    findings = check_languages(ruleset, chosen)
+    findings = check_languages(ruleset, chosen, locales)
     if as_json:
         _echo_json(l10n_json(findings, chosen))
     else:
@@ -304,6 +317,57 @@ def l10n_check(langs: tuple[str, ...], rules: Path | None, as_json: bool) -> Non
         _echo_lines(l10n_lines(findings, chosen))
     if findings:
         sys.exit(EXIT_FINDINGS)
+
+
+@l10n.command("update")
+@click.argument("language")
+@click.option(
+    "--confirm",
+    "confirm",
+    multiple=True,
+    metavar="KEY",
+    help="An outdated entry translated again (such as cards.bishop.text): record the "
+    "English of today as its source and remove its mark (repeatable).",
+)
+@click.option("--confirm-all", is_flag=True, help="Confirm every outdated entry.")
+@_locales_option
+def l10n_update(
+    language: str, confirm: tuple[str, ...], confirm_all: bool, locales: Path | None
+) -> None:
+    """Bring a locale file up to date with en.yaml, in place.
+
+    Adds the entries English gained (as "", the English beside them), marks the entries
+    whose English changed since they were translated (`l10n check` reports them as
+    outdated until confirmed), and records the English of translated entries that do
+    not say which English they were made from.
+
+    \b
+    ckdsl l10n update fr                                  # add, mark, record
+    ckdsl l10n update fr --confirm cards.bishop.text      # translated again
+    """
+    from ckdsl.l10n.catalog import DERIVED, locale_path
+    from ckdsl.l10n.update import UpdateError, update
+
+    known = languages(locales)
+    if language == REFERENCE:
+        raise click.BadParameter(
+            "English is the reference: the others are updated from it", param_hint="LANGUAGE"
+        )
+    if language not in known:
+        hint = (
+            f"; it is {DERIVED[language]} transliterated"
+            if language in DERIVED
+            else f"; start one with `ckdsl l10n init {language[:20]}`"
+        )
+        raise click.BadParameter(
+            f"no locale file for '{language[:20]}'{hint} (updatable: {', '.join(known[1:])})",
+            param_hint="LANGUAGE",
+        )
+    try:
+        report = update(language, locales, confirm, confirm_all)
+    except UpdateError as err:
+        raise click.BadParameter(str(err), param_hint="--confirm") from None
+    _echo_lines(report.lines(str(locale_path(language, locales))))
 
 
 # --- playing games ----------------------------------------------------------------------

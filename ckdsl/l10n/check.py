@@ -12,7 +12,14 @@ For each language we report, at the exact key in its file:
   a message of the log names but its event has no such field (``ckdsl.events``);
 - plural: a plural category the language needs (per Babel/CLDR) is missing, or one it
   does not use is present;
+- outdated: a translation made from an English text that has changed since (its
+  fingerprint under ``sources:`` is not the current English's: ``ckdsl.l10n.sources``);
+- unverified: a translation that records no fingerprint, so a change in English could
+  not be told (a locale without any ``sources:`` section gets one such finding);
 - invalid: the file itself is broken (YAML, schema).
+
+A fingerprint under ``sources:`` of no translated entry (one emptied or renamed) hides
+nothing: it is not reported, and ``ckdsl l10n update`` removes it.
 
 Every message that tells an event of the log (``log_*``, as the event schema in
 ``ckdsl.events`` lists them) is expected of every locale, English included, so a new
@@ -40,6 +47,7 @@ from ckdsl.l10n.catalog import (
 )
 from ckdsl.l10n.catalog import languages as catalog_languages
 from ckdsl.l10n.events import placeholders as event_placeholders
+from ckdsl.l10n.sources import SECTION, compare, recorded_of
 from ckdsl.rules.checks import improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
@@ -57,7 +65,17 @@ CONCEPTS = (
 )
 """General words of the game every locale names (``names.concepts``)."""
 
-KINDS = ("invalid", "missing", "extra", "identical", "stale", "placeholder", "plural")
+KINDS = (
+    "invalid",
+    "missing",
+    "extra",
+    "identical",
+    "stale",
+    "placeholder",
+    "plural",
+    "outdated",
+    "unverified",
+)
 
 EVENT_MESSAGES: Mapping[str, EventSpec] = {
     m.key: spec for spec in EVENTS.values() for m in spec.messages
@@ -145,6 +163,15 @@ def present_units(data: JsonObject) -> dict[JsonPath, JsonValue]:
     return {path: value for path, value in found.items() if _translated(value)}
 
 
+def dotted_units(data: JsonObject) -> dict[str, JsonValue]:
+    """``present_units`` by dotted key (``cards.bishop.text``), as ``sources:`` names them."""
+    return {dotted(path): value for path, value in present_units(data).items()}
+
+
+def _path_of(key: str) -> JsonPath:
+    return tuple(key.split("."))
+
+
 def _translated(value: JsonValue) -> bool:
     """Not an empty text (``l10n init`` writes "" for each entry still to translate)."""
     if isinstance(value, dict):
@@ -190,7 +217,54 @@ def check_languages(
         findings += [Finding(language, "invalid", p) for p in problems]
         if locale is not None and not problems:  # a broken file: fix it first
             findings += _check_one(locale, english, units)
+            findings += _check_sources(language, folder)
     return findings
+
+
+def _check_sources(language: str, folder: Path | None) -> list[Finding]:
+    """Outdated and unverified translations of ``language``: its file's fingerprints
+    against the English file's texts. Both files as they are, without a variant's inline
+    names: the fingerprints record the English of en.yaml, and a variant's translations
+    are beside its own English."""
+    locale, _ = load_locale_file(locale_path(language, folder))
+    english, _ = load_locale_file(locale_path(REFERENCE, folder))
+    if locale is None or english is None:
+        return []
+    translated = dotted_units(locale.data)
+    ref = dotted_units(english.data)
+    recorded = recorded_of(locale.data)
+    pos = locale.positions
+    update = f"ckdsl l10n update {language}"
+    if recorded is None:
+        count = sum(key in ref for key in translated)
+        if not count:
+            return []
+        message = (
+            f"unverified: no `{SECTION}:` section records which English the {count} "
+            "translated entries were made from, so a change in English would go unseen"
+        )
+        note = f"`{update}` records the English of today for each: check they agree first"
+        where = pos.key(("language",))
+        return [Finding(language, "unverified", Diagnostic.at(where, message, (SECTION,), [note]))]
+    found = compare(translated, ref, recorded)
+    out = []
+    for key in found.outdated:
+        path = _path_of(key)
+        message = f"outdated: {key} was translated from an earlier English" + _english_of(ref[key])
+        note = f"translate it again, then: {update} --confirm {key}"
+        out.append(
+            Finding(language, "outdated", Diagnostic.at(pos.key(path), message, path, [note]))
+        )
+    for key in found.unverified:
+        path = _path_of(key)
+        message = f"unverified: {key} does not record which English it was made from" + _english_of(
+            ref[key]
+        )
+        note = f"if it translates that English: {update} (records it)"
+        out.append(
+            Finding(language, "unverified", Diagnostic.at(pos.key(path), message, path, [note]))
+        )
+    return out
 
 
 def unknown_ids(locale: LocaleFile, ruleset: RuleSet) -> list[Diagnostic]:

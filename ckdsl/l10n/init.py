@@ -10,10 +10,12 @@ form per plural category of the new language (from CLDR, by Babel), not English'
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from ckdsl.l10n import plural
 from ckdsl.l10n.catalog import REFERENCE, locale_path
+from ckdsl.l10n.sources import HEADER, SECTION
 
 # `  key: value` (a value that is not a block scalar or a flow mapping)
 _ENTRY = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z0-9_]+):\s+(?P<value>.+?)\s*$")
@@ -33,10 +35,21 @@ def template(language: str, english: Path | None = None) -> str:
         *modeline,
         f"# {language}: a new translation, made by `ckdsl l10n init {language}` from en.yaml.",
         '# Fill in each "" (the English is the comment after it); an entry left "" shows',
-        "# the English, marked ⟨en⟩, and `ckdsl l10n check` lists it as missing.",
+        "# the English, marked ⟨en⟩, and `ckdsl l10n check` lists it as missing. Then",
+        f"# `ckdsl l10n update {language}` records which English each translation was made from.",
         f"# Plural forms of {language} (CLDR): {', '.join(forms)}.",
     ]
-    section = ""
+    out += untranslated(lines, language)
+    out += ["", *HEADER, f"{SECTION}: {{}}"]  # nothing translated: no fingerprint yet
+    return "\n".join(out) + "\n"
+
+
+def untranslated(lines: Sequence[str], language: str, section: str = "") -> list[str]:
+    """``lines`` of en.yaml (the whole file, or one entry of ``section`` and what it
+    holds: ``l10n update`` adds an entry English gained) with each text made ``""`` and
+    its English in a comment after it; plural forms those of ``language``."""
+    forms = plural.categories(language)
+    out: list[str] = []
     k = 0
     while k < len(lines):
         line = lines[k]
@@ -48,8 +61,9 @@ def template(language: str, english: Path | None = None) -> str:
             section = line.split(":", 1)[0]
             if section == "language":
                 out.append(f"language: {language}")
-            elif section == "same_as_english":
-                out.append("same_as_english: []")
+            elif section in ("same_as_english", SECTION):
+                if section == "same_as_english":
+                    out.append("same_as_english: []")
                 while k < len(lines) and (lines[k].startswith(" ") or not lines[k].strip()):
                     k += 1
             else:
@@ -80,4 +94,4 @@ def template(language: str, english: Path | None = None) -> str:
             out.append(f"{entry['indent']}{entry['key']}: {{{empty}}}  # en: {value}")
         else:
             out.append(f'{entry["indent"]}{entry["key"]}: ""  # en: {value}')
-    return "\n".join(out) + "\n"
+    return out
