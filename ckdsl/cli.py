@@ -20,12 +20,14 @@ import click
 
 from ckdsl import __version__
 from ckdsl.commands.common import (
-    DEFAULT_LINEUP,
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     bot_specs,
     json_option,
     rules_option,
+    table_layout_option,
+    table_map_option,
+    table_of,
 )
 from ckdsl.commands.common import fail as _fail
 from ckdsl.commands.common import print_diagnostics as _print_diagnostics
@@ -386,10 +388,10 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 @cli.command()
 @click.option(
     "--players",
-    default=DEFAULT_LINEUP,
-    show_default=True,
+    default=None,
     help="One bot spec per player, comma-separated (`ckdsl bots` lists them), e.g. "
-    "heuristic,mcts:iterations=100,random,random.",
+    "heuristic,mcts:iterations=100,random,random (default: four heuristic bots, or as "
+    "many as the variant's `table: players`).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
 @click.option(
@@ -400,8 +402,8 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
     help="Seat the players shifted by this many seats (the bot named first sits in seat "
     "R), as rotation R of an experiment does; each bot keeps its own random stream.",
 )
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
-@click.option("--layout", default=None, help="A fixed layout of the map (default: from the seed).")
+@table_map_option
+@table_layout_option
 @click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
 @click.option(
     "--delay",
@@ -413,10 +415,10 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 @_rules_option
 @_json_option
 def play(
-    players: str,
+    players: str | None,
     seed: int,
     rotation: int,
-    map_name: str,
+    map_name: str | None,
     layout: str | None,
     save_path: Path | None,
     delay: float | None,
@@ -432,6 +434,8 @@ def play(
     from ckdsl.session import GameSetup, load_rules
     from ckdsl.session import play as run_bots
 
+    target = str(rules) if rules else "base"
+    map_name, layout, players = table_of(target, map_name, layout, players)
     items = split_players(players)
     specs = [None if item == "human" else bot_specs(item)[0] for item in items]
     n = len(specs)
@@ -442,7 +446,7 @@ def play(
     for p in places:
         spec = specs[p]
         seats.append(None if spec is None else spec.make(bot_seed(seed, p)))
-    setup = GameSetup(str(rules) if rules else "base", map_name, layout, n, seed)
+    setup = GameSetup(target, map_name, layout, n, seed)
     if None in seats and as_json:
         raise click.UsageError("a game with a human seat is shown as it is played: no --json")
     _check_save_path(save_path, setup)

@@ -17,7 +17,7 @@ from typing import TypedDict
 
 from ckdsl import board
 from ckdsl.bots import Bot
-from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.dsl.compiler import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
 from ckdsl.engine.compiled import CompiledRules, compile_rules
@@ -128,6 +128,35 @@ def _load_board(path: Path) -> tuple[tuple[board.MapSpec, board.Topology], tuple
     loaded = (spec, board.topology_for(spec))
     disk.store("board", key, (stamp,), loaded)
     return loaded, (stamp,)
+
+
+def table_faults(ruleset: RuleSet, compiled: CompiledRules) -> list[Diagnostic]:
+    """What does not fit in a variant's ``table:`` (``RuleSet.table``), each at its place:
+    a map that cannot be read, a layout the map lacks, a player count out of range."""
+    table, at = ruleset.table, ruleset.table_positions
+    out = []
+    players = table.get("players")
+    low, high = compiled.number("players_min"), compiled.number("players_max")
+    if isinstance(players, int) and not low <= players <= high:
+        message = f"this rule set is for {low} to {high} players, not {players}"
+        out.append(Diagnostic.at(at["players"], message, ("table", "players")))
+    if "map" not in table and "layout" not in table:
+        return out
+    map_name = str(table.get("map", "standard"))
+    try:
+        spec, topology = load_board(map_name)
+    except CkdslError as err:
+        shown = display_path(map_name)
+        message = f"cannot use the map '{shown}': {err.diagnostics[0].message}"
+        return [*out, Diagnostic.at(at["map"], message, ("table", "map"))]
+    layout = table.get("layout")
+    if isinstance(layout, str):
+        try:
+            board.fixed_layout(spec, topology, layout)
+        except (KeyError, ValueError) as exc:
+            message = str(exc).strip("'\"")
+            out.append(Diagnostic.at(at["layout"], message, ("table", "layout")))
+    return out
 
 
 class PlayersError(CkdslError):

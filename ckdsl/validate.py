@@ -8,6 +8,7 @@ Every problem of every path is collected before anything is printed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,7 +172,7 @@ def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> 
     if ruleset is not None:
         problems += inline_unknown_ids(ruleset) + unnamed_colours(ruleset)
         if not _errors(problems):
-            problems += _runaway_formulas(path, ruleset)
+            problems += _game_faults(path, ruleset)
     report.diagnostics.extend(problems)
     ok = ruleset is not None and not _errors(problems)
     summary = ""
@@ -185,17 +186,27 @@ def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> 
     report.checked.append(Checked(str(path), kind, ok, summary))
 
 
-def _runaway_formulas(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
-    """An error for each formula with selections in selections that runs past the step
-    budget on a new game of the rule set: in a game it would stop, and count as false or
-    0, every time (``compiler.guarded``). Formulas without such nesting cannot: their
-    steps are the size of one list. Each formula's variables are given sample values (the
-    first tile, player, card...); a formula those do not suit is not judged."""
+def _game_faults(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
+    """What only shows on the compiled rules and a game of them: a variant's ``table:``
+    that does not fit (``session.table_faults``), and each formula with selections in
+    selections that runs past the step budget on a new game: in a game it would stop,
+    and count as false or 0, every time (``compiler.guarded``). Formulas without such
+    nesting cannot: their steps are the size of one list. Each formula's variables are
+    given sample values (the first tile, player, card...); a formula those do not suit
+    is not judged."""
     from ckdsl.dsl.program import conditions
-    from ckdsl.session import GameSetup, load_rules, start
+
+    texts = [text for _, text, _, _ in conditions(ruleset.data)]
+    if not ruleset.table and not any(len(re.findall(r"\beach\b", t)) > 1 for t in texts):
+        return []  # nothing to try: the compiled rules are not even loaded
+    from ckdsl.session import GameSetup, load_rules, start, table_faults
 
     try:
-        compiled = load_rules(str(path)).compiled
+        loaded = load_rules(str(path))
+        faults = table_faults(ruleset, loaded.compiled)
+        if faults:
+            return faults
+        compiled = loaded.compiled
         programs = compiled.programs
         nested = [
             (where, variables, getattr(formula, "unguarded", formula))

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 import click
 
 from ckdsl.commands.common import (
-    DEFAULT_LINEUP,
     bot_specs,
     json_option,
-    map_option,
     rules_option,
     setup_usage_errors,
+    table_layout_option,
+    table_map_option,
+    table_of,
 )
 from ckdsl.l10n.catalog import REFERENCE, all_languages
 
@@ -212,9 +213,9 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
 @click.command()
 @click.option(
     "--players",
-    default=DEFAULT_LINEUP,
-    show_default=True,
-    help="One bot spec per player, comma-separated (`ckdsl bots` lists them).",
+    default=None,
+    help="One bot spec per player, comma-separated (`ckdsl bots` lists them; default: "
+    "four heuristic bots, or as many as the variant's `table: players`).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
 @click.option(
@@ -224,15 +225,17 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
     help="Seconds between turns (default: 1 on a terminal, 0 otherwise).",
 )
 @rules_option
-@map_option
+@table_map_option
+@table_layout_option
 @svg_option
 @lang_option
 def watch(
-    players: str,
+    players: str | None,
     seed: int,
     delay: float | None,
     rules: Path | None,
-    map_name: str,
+    map_name: str | None,
+    layout: str | None,
     svg_path: Path | None,
     lang: str,
 ) -> None:
@@ -243,9 +246,11 @@ def watch(
     from ckdsl.session import GameSetup, load_rules, start
     from ckdsl.table.watch import bot_answers, steps
 
+    target = str(rules) if rules else "base"
+    map_name, layout, players = table_of(target, map_name, layout, players)
     specs = bot_specs(players)
     bots = [spec.make(bot_seed(seed, p)) for p, spec in enumerate(specs)]
-    setup = GameSetup(str(rules) if rules else "base", map_name, None, len(specs), seed)
+    setup = GameSetup(target, map_name, layout, len(specs), seed)
     with setup_usage_errors():
         game = start(setup)
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)

@@ -61,6 +61,47 @@ map_option = click.option(
 layout_option = click.option(
     "--layout", default=None, help="A fixed layout of the map (default: from each seed)."
 )
+# A command that plays one rule set takes what its variant's `table:` says unless told.
+table_map_option = click.option(
+    "--map",
+    "map_name",
+    default=None,
+    help="Map name or file (default: the variant's `table: map`, else standard).",
+)
+table_layout_option = click.option(
+    "--layout",
+    default=None,
+    help="A fixed layout of the map (default: the variant's `table: layout`, else drawn "
+    "from the seed).",
+)
+
+
+def table_of(
+    rules: str, map_name: str | None, layout: str | None, players: str | None
+) -> tuple[str, str | None, str]:
+    """The map, layout and line-up of a game of ``rules`` (``base``, a folder or a
+    variant file): each as the command line says, else as the variant's ``table:`` says
+    (its player count: that many heuristic bots), else the defaults. A ``table:`` that
+    does not fit (a map that cannot be read, a layout it lacks, a player count the rules
+    do not allow) is an error at its place in the variant."""
+    from ckdsl.session import load_rules, table_faults
+
+    loaded = load_rules(rules)
+    faults = table_faults(loaded.ruleset, loaded.compiled)
+    if faults:
+        raise CkdslError(faults)
+    table = loaded.ruleset.table
+    if players is None:
+        count = table.get("players", DEFAULT_LINEUP.count(",") + 1)
+        players = ",".join(["heuristic"] * count)
+    if map_name is None:
+        map_name = table.get("map", "standard")
+        layout = layout if layout is not None else table.get("layout")
+    elif layout is None and map_name == table.get("map"):
+        layout = table.get("layout")
+    return map_name or "standard", layout, players
+
+
 quiet_option = click.option(
     "--quiet", is_flag=True, help="No progress bar and no run report on stderr."
 )

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from ckdsl.commands.common import bot_specs, map_option, rules_option, setup_usage_errors
+from ckdsl.commands.common import (
+    bot_specs,
+    rules_option,
+    setup_usage_errors,
+    table_map_option,
+    table_of,
+)
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -15,13 +21,13 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.command()
 @click.option(
     "--players",
-    default="human,heuristic,heuristic,heuristic",
-    show_default=True,
-    help="A seat per player: `human` (a person, with a link of their own) or a bot spec.",
+    default=None,
+    help="A seat per player: `human` (a person, with a link of their own) or a bot spec "
+    "(default: you and three heuristic bots, or as many as the variant's `table: players`).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed.")
 @rules_option
-@map_option
+@table_map_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free."
@@ -30,7 +36,13 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
     "--lang", default="en", show_default=True, help="The pages' first language (each can switch)."
 )
 def serve(
-    players: str, seed: int, rules: Path | None, map_name: str, host: str, port: int, lang: str
+    players: str | None,
+    seed: int,
+    rules: Path | None,
+    map_name: str | None,
+    host: str,
+    port: int,
+    lang: str,
 ) -> None:
     """Play in a browser: a local web table, one link per human seat.
 
@@ -46,13 +58,16 @@ def serve(
 
     if lang not in all_languages():
         raise click.BadParameter(f"choose from {', '.join(all_languages())}", param_hint="--lang")
-    specs = [None if item == "human" else bot_specs(item)[0] for item in split_players(players)]
+    target = str(rules) if rules else "base"
+    map_name, layout, lineup = table_of(target, map_name, None, players)
+    if players is None:  # a seat for you, bots in the others
+        lineup = "human" + lineup[lineup.index(",") :] if "," in lineup else "human"
+    specs = [None if item == "human" else bot_specs(item)[0] for item in split_players(lineup)]
     if None not in specs:
         raise click.BadParameter(
             "no human seat: add `human` to the line-up", param_hint="--players"
         )
-    setup = GameSetup(str(rules) if rules else "base", map_name, None, len(specs), seed)
-    load_rules(setup.rules)  # a broken rule file: its findings now, not in a browser
+    setup = GameSetup(target, map_name, layout, len(specs), seed)
     with setup_usage_errors():
         room = Room(setup, specs)
     port = port or _free_port(host)

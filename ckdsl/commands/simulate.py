@@ -9,34 +9,32 @@ from typing import TYPE_CHECKING
 import click
 
 from ckdsl.commands.common import (
-    DEFAULT_LINEUP,
     bot_specs,
     jobs_option,
     json_option,
-    layout_option,
-    map_option,
     prepared,
     quiet_option,
     results_folder,
     rotate_option,
     run_experiment,
     scheduler_option,
+    table_layout_option,
+    table_map_option,
+    table_of,
 )
 
 if TYPE_CHECKING:
     from ckdsl.sim.experiment import Experiment, WorkSpec
-
-DEFAULT_PLAYERS = DEFAULT_LINEUP
 
 
 @click.command("simulate")
 @click.argument("rules", default="base", metavar="[RULES]")
 @click.option(
     "--players",
-    default=DEFAULT_PLAYERS,
-    show_default=True,
+    default=None,
     help="The bots, one spec per seat, comma-separated (`ckdsl bots` lists them), "
-    "e.g. heuristic,mcts:iterations=200,random,random.",
+    "e.g. heuristic,mcts:iterations=200,random,random (default: four heuristic bots, or "
+    "as many as the variant's `table: players`).",
 )
 @click.option(
     "--games",
@@ -67,13 +65,13 @@ DEFAULT_PLAYERS = DEFAULT_LINEUP
 @click.option(
     "--label", default=None, help="The rule set's name in the results (default: its own)."
 )
-@map_option
-@layout_option
+@table_map_option
+@table_layout_option
 @quiet_option
 @json_option
 def simulate_command(
     rules: str,
-    players: str,
+    players: str | None,
     games: int,
     seed: int,
     rotate_seats: bool,
@@ -81,7 +79,7 @@ def simulate_command(
     scheduler: str | None,
     out: Path | None,
     label: str | None,
-    map_name: str,
+    map_name: str | None,
     layout: str | None,
     quiet: bool,
     as_json: bool,
@@ -105,6 +103,7 @@ def simulate_command(
     """
     from ckdsl.sim import require_extra
 
+    map_name, layout, players = table_of(rules, map_name, layout, players)
     specs = bot_specs(players)
     require_extra()
     if scheduler is not None:

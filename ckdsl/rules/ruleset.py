@@ -58,6 +58,11 @@ class RuleSet:
     sources: tuple[Stamp, ...] = ()
     """Every file and folder the rule set was read from (the variant chain and the
     folders under it), stamped before reading: all current means the files are unchanged."""
+    table: dict[str, Any] = field(default_factory=dict)
+    """How a game of it is set up when the command line does not say (a variant's
+    ``table:``: map, layout, players; a map file's path made relative to here)."""
+    table_positions: dict[str, Pos] = field(default_factory=dict)
+    """Where each entry of ``table`` was written (for errors about it)."""
 
     @cached_property
     def hash(self) -> str:
@@ -94,6 +99,8 @@ class _Draft:
     name_positions: Positions = field(default_factory=Positions)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: list[Stamp] = field(default_factory=list)
+    table: dict[str, Any] = field(default_factory=dict)
+    table_positions: dict[str, Pos] = field(default_factory=dict)
 
 
 def load_ruleset(
@@ -138,6 +145,8 @@ def _load(
         draft.names,
         draft.name_positions,
         tuple(draft.sources),
+        draft.table,
+        draft.table_positions,
     )
     return ruleset, draft.diagnostics
 
@@ -266,6 +275,20 @@ def _load_parent(doc: Document, file: Path, draft: _Draft, chain: list[Path]) ->
     return bool(draft.data)
 
 
+def _set_table(doc: Document, draft: _Draft) -> None:
+    """The variant's ``table:`` over what the variants it extends said: a map file as
+    its full path (it is written relative to the variant that names it; the rule set may
+    be used from anywhere), a bundled map's name as it is."""
+    table = obj(doc.data).get("table")
+    for key, value in table.items() if isinstance(table, dict) else ():
+        if key not in ("map", "layout", "players") or isinstance(value, (dict, list)):
+            continue  # the schema's error, reported already
+        if key == "map" and isinstance(value, str) and Path(value).suffix in (".yaml", ".yml"):
+            value = str((Path(doc.file).parent / value).resolve())
+        draft.table[key] = value
+        draft.table_positions[key] = doc.positions.value(("table", key))
+
+
 def _apply_variant(doc: Document, draft: _Draft) -> None:
     """Apply remove, replace, add, then override: each naming ids it expects to find.
 
@@ -293,6 +316,7 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
     for section, patch in _sections(v.get("override")):
         if isinstance(patch, dict):
             _override(draft, doc, section, patch)
+    _set_table(doc, draft)
     for lang, fragment in _sections(v.get("names")):
         if not isinstance(fragment, dict):
             continue

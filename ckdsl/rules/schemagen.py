@@ -130,6 +130,34 @@ def variant_schema() -> JsonObject:
                 "description": "What the variant is about, in a sentence.",
                 "type": "string",
             },
+            "table": {
+                "description": "How a game of this variant is set up when the command "
+                "line does not say (`ckdsl play --rules this.yaml` needs no more flags; "
+                "`--map`, `--layout` and `--players` still win). A variant extending "
+                "another keeps what that one says unless it says otherwise.",
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "map": {
+                        "description": "A bundled map's name, or a map file relative to this file.",
+                        "type": "string",
+                        "minLength": 1,
+                    },
+                    "layout": {
+                        "description": "A fixed layout of the map (default: drawn from "
+                        "each game's seed).",
+                        "type": "string",
+                        "minLength": 1,
+                    },
+                    "players": {
+                        "description": "How many players (heuristic bots unless "
+                        "`--players` names them); within players_min to players_max.",
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": 12,
+                    },
+                },
+            },
             "override": {
                 "description": "Change existing values: each key given here replaces the "
                 "value of the same key in the rule set (mappings are merged key by key, "
