@@ -214,3 +214,23 @@ def test_every_example_variant_plays_a_whole_game(
     play(game, [RandomBot(5 + p) for p in range(n)])
     assert game.pending.kind == "over"
     assert all(game.state.players[p].points == game.recount_points(p) for p in range(n))
+
+
+def test_an_override_of_goods_that_keeps_others_is_a_warning(tmp_path: Path) -> None:
+    """`city: {wool: 2}` over `{wool: 1, cloth: 1}` keeps the cloth (issue 16, item 7):
+    said at the override, with both ways out; naming the kept good silences it."""
+    body = (
+        "extends: base\noverride:\n  terrains:\n    pasture:\n      produces:\n"
+        "        city: {wool: 2}\n"
+    )
+    variant = tmp_path / "v.yaml"
+    variant.write_text(body)
+    ruleset, problems = load_ruleset(variant)
+    assert ruleset is not None  # a warning, not an error
+    assert ruleset.data["terrains"]["pasture"]["produces"]["city"] == {"wool": 2, "cloth": 1}
+    (warning,) = problems
+    assert (warning.severity, warning.line, warning.col) == ("warning", 6, 9)
+    assert "gives {wool: 2, cloth: 1}, keeping cloth: 1" in warning.message
+    assert "redefine 'pasture' under `replace: terrains:`" in warning.message
+    variant.write_text(body.replace("{wool: 2}", "{wool: 2, cloth: 1}"))
+    assert load_ruleset(variant)[1] == []

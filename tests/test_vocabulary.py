@@ -220,6 +220,11 @@ FUNCTION_CASES = [
     case("intersections", position=BOARD, values={"intersections": list(range(54))}),
     case("edges", position=BOARD, values={"count(edges)": 72}),
     case(
+        "edge(intersection, intersection)",
+        position=BOARD,
+        values={"[edge(8, 12), edge(12, 8)]": Edges("8-12", "8-12")},
+    ),
+    case(
         "tiles_of(terrain)",
         position=BOARD,
         values={"tiles_of(hills)": [4, 6, 16], "tiles_of(gold)": []},

@@ -133,6 +133,21 @@ def _edges(env: Env) -> list[int]:
     return list(range(len(env.game.topo.edge_ends)))
 
 
+@function(
+    "edge",
+    (INTERSECTION, INTERSECTION),
+    EDGE,
+    "the edge between intersections a and b (`remove road edge(12, 13)`: as answers and "
+    "scenarios write it, 12-13)",
+    may_fail=True,  # two intersections that are not neighbours
+)
+def _edge(env: Env, a: int, b: int) -> int:
+    found = env.game.topo.edge_between.get((a, b))
+    if found is None:
+        raise EffectFailure(f"intersections {a} and {b} are not neighbours: no edge {a}-{b}")
+    return found
+
+
 @function("tiles_of", (TERRAIN,), list_of(TILE), "the tiles of a terrain")
 def _tiles_of(env: Env, terrain: str) -> list[int]:
     return [t for t, name in enumerate(env.game.terrain) if name == terrain]
@@ -765,7 +780,7 @@ def _draw(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None
         draw(env.game, number(clauses.get("to", env.me)), deck)
 
 
-_MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {
+MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {  # `grant` word: kind
     "price": "cost",
     "discount": "discount",
     "rate": "rate",
@@ -788,7 +803,7 @@ def _grant(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
     price = bundle(value) if kind == "price" else None
     mod: Modifier = {
         "player": env.me,
-        "kind": _MODIFIER_KINDS[kind],
+        "kind": MODIFIER_KINDS[kind],
         "value": dict(price) if price is not None else number(value),
     }
     if kind == "rate":

@@ -16,6 +16,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as dataclass_replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -424,6 +425,41 @@ def _override(draft: _Draft, doc: Document, section: str, patch: JsonObject) -> 
     _deep_merge(draft, doc, target, patch, (section,), src)
 
 
+def _merge_warning(
+    draft: _Draft,
+    doc: Document,
+    current: JsonObject,
+    patch: JsonObject,
+    dst: JsonPath,
+    src: JsonPath,
+) -> None:
+    """A warning when an `override` of goods (a cost, what a terrain yields) keeps goods
+    it does not mention: `city: {wool: 2}` over `{wool: 1, cloth: 1}` gives
+    `{wool: 2, cloth: 1}`, which its author may well not mean. Naming the kept goods
+    says it was meant, and silences it; `replace` redefines the entry whole."""
+    goods = set(_table(draft, "resources")) | set(_table(draft, "commodities"))
+    if not patch or not all(k in goods and isinstance(n, int) for k, n in current.items()):
+        return
+    if not all(k in goods and isinstance(n, int) for k, n in patch.items()):
+        return
+    kept = {k: n for k, n in current.items() if k not in patch and n}
+    if not kept:
+        return
+    merged = {**current, **patch}
+    shown = ", ".join(f"{k}: {n}" for k, n in kept.items())
+    message = (
+        f"`override` merges goods: {_bundle(patch)} over {_bundle(current)} gives "
+        f"{_bundle(merged)}, keeping {shown}; if that is meant, say so ({shown}); to "
+        f"have exactly {_bundle(patch)}, redefine '{dst[1]}' under `replace: {dst[0]}:`"
+    )
+    warning = Diagnostic.at(doc.positions.key(src), message, dst)
+    draft.diagnostics.append(dataclass_replace(warning, severity="warning"))
+
+
+def _bundle(goods: JsonObject) -> str:
+    return "{" + ", ".join(f"{k}: {n}" for k, n in goods.items()) + "}"
+
+
 def _deep_merge(
     draft: _Draft,
     doc: Document,
@@ -437,6 +473,7 @@ def _deep_merge(
         d, s = (*dst, key), (*src, key)
         current = target.get(key)
         if isinstance(value, dict) and isinstance(current, dict):
+            _merge_warning(draft, doc, current, value, d, s)
             _deep_merge(draft, doc, current, value, d, s)
             continue
         target[key] = copy.deepcopy(value)

@@ -9,14 +9,24 @@ the file, reported before the scenario runs, since it could never match.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeAlias
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.dsl.vocabulary import MODIFIER_KINDS
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import edge_name, format_option, player_name
-from ckdsl.engine.state import CITY, DAMAGED, NOBODY, SETTLEMENT
+from ckdsl.engine.state import (
+    ACTION,
+    ACTIVATED_THIS_TURN,
+    CITY,
+    DAMAGED,
+    NOBODY,
+    PROMOTION,
+    SETTLEMENT,
+)
 from ckdsl.events import EVENTS, all_field_names, place_type, spec_of
 from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.rules.positions import Positions
@@ -67,9 +77,44 @@ def _pieces(game: Game, p: int, kind: int) -> list[int]:
 def _knights(game: Game, p: int) -> list[dict[str, int | bool]]:
     state = game.state
     return [
-        {"at": i, "level": state.knight_level[i], "active": state.knight_active[i]}
+        {"at": i, "level": state.knight_level[i], "active": state.knight_active[i],
+         **knight_flags(state.knight_flags[i])}
         for i in sorted(state.players[p].knights)
-    ]
+    ]  # fmt: skip
+
+
+def knight_flags(flags: int) -> dict[str, int | bool]:
+    """What a knight did this turn, as a position writes it (``ckdsl.engine.state``)."""
+    return {
+        "activated_this_turn": bool(flags & ACTIVATED_THIS_TURN),
+        "promoted_this_turn": (flags % ACTION) // PROMOTION,
+        "acted_this_turn": flags // ACTION,
+    }
+
+
+def _modifiers(game: Game, p: int) -> list[dict[str, Shown]]:
+    """The modifiers in force for ``p``, as a position writes them (``grant``'s words)."""
+    words = {kind: word for word, kind in MODIFIER_KINDS.items()}
+    out: list[dict[str, Shown]] = []
+    for mod in game.state.modifiers:
+        if mod["player"] != p:
+            continue
+        shown: dict[str, Shown] = {words[mod["kind"]]: mod["value"]}
+        shown["on"] = mod["goods"] if "goods" in mod else mod.get("target")
+        shown.update({flag: True for flag in ("once", "always") if mod.get(flag)})
+        out.append(shown)
+    return out
+
+
+def _counters(game: Game) -> dict[str, Shown]:
+    """The rule set's counters: a number, or a number per colour."""
+    out: dict[str, Shown] = {}
+    for counter, value in game.state.counters.items():
+        if isinstance(value, list):
+            out[counter] = {player_name(game, q): n for q, n in enumerate(value)}
+        else:
+            out[counter] = value
+    return out
 
 
 def _levels(game: Game, p: int) -> dict[str, int]:
@@ -153,6 +198,11 @@ _ACTUAL: dict[str, Callable[[Game], Shown]] = {
         t.id: len(g.state.decks[t.deck]) for t in g.rules.tracks if t.deck >= 0
     },
     "numbers": lambda g: {str(t): n for t, n in enumerate(g.state.numbers)},
+    "decks": lambda g: {
+        t.id: list(reversed(g.state.decks[t.deck])) for t in g.rules.tracks if t.deck >= 0
+    },
+    "modifiers": lambda g: _per_player(g, lambda p: _modifiers(g, p)),
+    "counters": _counters,
 }
 
 
@@ -162,6 +212,15 @@ def same(game: Game, field: str, expected: JsonValue, actual: Shown) -> bool:
     by number or id), a metropolis by its owner or by the keys given, cards as multisets."""
     if field == "knights":
         return _same_knights(game, expected, actual)
+    if field == "decks":  # the top cards, top first; those below are not compared
+        found = _elements(actual)
+        return isinstance(expected, list) and found[: len(expected)] == expected
+    if field == "modifiers":
+        return Counter(map(_canonical, _elements(expected))) == Counter(
+            map(_canonical, _elements(actual))
+        )
+    if field == "counters" and isinstance(expected, dict):
+        return isinstance(actual, Mapping) and all(actual.get(k) == v for k, v in expected.items())
     if field in ("metropolises", "merchant", "supply") and isinstance(expected, dict):
         return isinstance(actual, Mapping) and all(actual.get(k) == v for k, v in expected.items())
     if field == "metropolises":
@@ -195,9 +254,17 @@ def _same_knights(game: Game, expected: JsonValue, actual: Shown) -> bool:
             level = ids.index(level) + 1 if level in ids else level
         if level is not None and level != got["level"]:
             return False
-        if "active" in want and want["active"] != got["active"]:
-            return False
+        for key in ("active", "activated_this_turn", "promoted_this_turn", "acted_this_turn"):
+            if key in want and want[key] != got[key]:
+                return False
     return True
+
+
+def _canonical(value: Shown) -> str:
+    """A modifier as one text, whatever the order of its keys (`on` a list or one)."""
+    if isinstance(value, Mapping) and isinstance(value.get("on"), str):
+        value = {**value, "on": [value["on"]]}
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _normal(value: Shown) -> Shown:

@@ -8,16 +8,28 @@ right; cards are taken out of their decks, so the decks still add up.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.dsl.vocabulary import MODIFIER_KINDS
 from ckdsl.engine import pieces
 from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.game import Game
 from ckdsl.engine.hands import transfer
 from ckdsl.engine.notation import player_name
-from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
-from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj, text
+from ckdsl.engine.state import (
+    ACTION,
+    ACTIVATED_THIS_TURN,
+    CITY,
+    DAMAGED,
+    EMPTY,
+    NOBODY,
+    PROMOTION,
+    SETTLEMENT,
+)
+from ckdsl.engine.tasks import Modifier
+from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest
 
@@ -93,13 +105,15 @@ class _Placer:
             if turn is not None:
                 state.current = player_index(game, turn, (*base, "turn"), self.report) or 0
             state.rolled = phase == "after_roll"
-        self.decks(obj(position.get("decks") or {}), (*base, "decks"))
         reached: list[tuple[int, str]] = []
         for colour, spec in obj(position.get("players") or {}).items():
             at: JsonPath = (*base, "players", colour)
             p = player_index(game, colour, at, self.report_key)
             if p is not None:
                 reached += self.player(p, obj(spec), at)
+        # after the hands have taken their cards: what is set is what the deck holds
+        self.decks(obj(position.get("decks") or {}), (*base, "decks"))
+        self.counters(obj(position.get("counters") or {}), (*base, "counters"))
         if "robber" in position:
             tile = self.tile(integer(position["robber"]), (*base, "robber"))
             if tile is not None:
@@ -229,6 +243,9 @@ class _Placer:
                 self.report_key((*at, track), f"unknown track '{track}'{suggest(track, known)}")
                 continue
             deck = self.state.decks[game.rules.tracks[t].deck]
+            if isinstance(listed, dict):
+                self.deck_order(deck, [text(c) for c in arr(listed["order"])], (*at, track))
+                continue
             cards = [text(card) for card in arr(listed)]
             for k, card in reversed(list(enumerate(cards))):
                 if card not in deck:
@@ -236,6 +253,56 @@ class _Placer:
                     continue
                 deck.remove(card)
                 deck.append(card)  # the top is the end of the list
+
+    def counters(self, spec: JsonObject, at: JsonPath) -> None:
+        """The rule set's counters (`counters:` of a variant): a number, or for a counter
+        kept per player, a number per colour (the others keep their start)."""
+        game, counters = self.game, self.state.counters
+        for counter, value in spec.items():
+            found = game.rules.counters.get(counter)
+            if found is None:
+                known = game.rules.counters
+                hint = suggest(counter, known) if known else " (the rule set has none)"
+                self.report_key((*at, counter), f"unknown counter '{counter}'{hint}")
+                continue
+            per = found[0]
+            if per == "player":
+                if not isinstance(value, dict):
+                    self.report((*at, counter), f"'{counter}' is kept per player: give a "
+                                "number per colour ({red: 1})")  # fmt: skip
+                    continue
+                values = counters[counter]
+                assert isinstance(values, list)
+                for colour, n in value.items():
+                    q = player_index(game, colour, (*at, counter, colour), self.report_key)
+                    if q is not None:
+                        values[q] = integer(n)
+            elif isinstance(value, dict):
+                self.report((*at, counter), f"'{counter}' is one number for the game")
+            else:
+                counters[counter] = integer(value)
+
+    def deck_order(self, deck: list[str], order: list[str], at: JsonPath) -> None:
+        """The whole deck, top card first: the cards it holds now, each as often."""
+        held, named = Counter(deck), Counter(order)
+        if held == named:
+            deck[:] = reversed(order)  # the top is the end of the list
+            return
+        for card in order:
+            if card not in self.game.rules.cards:
+                self.report((*at, "order"), self.missing_card(card, ""))
+                return
+        missing, extra = held - named, named - held
+        said = []
+        if missing:
+            said.append("it also holds " + _counted(missing))
+        if extra:
+            said.append("it does not hold " + _counted(extra))
+        self.report_key(
+            (*at, "order"),
+            f"`order` must name every card the deck holds ({sum(held.values())}, the cards "
+            f"in hands taken out): {'; '.join(said)}",
+        )
 
     def missing_card(self, card: str, where: str) -> str:
         cards = self.game.rules.cards
@@ -322,6 +389,7 @@ class _Placer:
             else:
                 me.defender = count
                 game.add_points(p, count * game.rules.defender_points)
+        self.modifiers(p, arr(spec.get("modifiers") or []), (*at, "modifiers"))
         if spec.get("levels"):
             self.level_paths[p] = (*at, "levels")
         return self.levels(p, obj(spec.get("levels") or {}), (*at, "levels"))
@@ -348,8 +416,67 @@ class _Placer:
             name = player_name(game, p)
             self.report(at, f"{name} has no {levels[level - 1].id} left in supply")
             return
-        pieces.place_knight(game, p, i, level, bool(spec.get("active", False)))
+        active = bool(spec.get("active", False))
+        pieces.place_knight(game, p, i, level, active)
         self.knights.append((i, at))
+        self.knight_flags(i, level, active, spec, at)
+
+    def knight_flags(
+        self, i: int, level: int, active: bool, spec: JsonObject, at: JsonPath
+    ) -> None:
+        """What the knight did this turn (the `allow` conditions of `activate`, `promote`
+        and `knight_acts` read it): activated, promoted n times, acted n times."""
+        activated = bool(spec.get("activated_this_turn", False))
+        promoted = integer(spec.get("promoted_this_turn", 0))
+        acted = integer(spec.get("acted_this_turn", 0))
+        if activated and not active and not acted:
+            self.report((*at, "activated_this_turn"), "a knight activated this turn is active "
+                        "(unless it has acted since): say `active: true`")  # fmt: skip
+        if promoted > level - 1:
+            self.report((*at, "promoted_this_turn"), f"a level {level} knight cannot have been "
+                        f"promoted {promoted} times")  # fmt: skip
+        limit = (ACTION // PROMOTION) - 1  # the bits the flags keep for promotions
+        if promoted > limit:
+            return
+        self.state.knight_flags[i] = (
+            ACTIVATED_THIS_TURN * activated + PROMOTION * promoted + ACTION * acted
+        )
+
+    def modifiers(self, p: int, listed: JsonArray, at: JsonPath) -> None:
+        """Modifiers in force, written as `grant` says them: `{rate: 2, on: [cloth]}`,
+        `{discount: 1, on: improvement, once: true}`, `{price: {grain: 1}, on: city}`."""
+        game, rules = self.game, self.game.rules
+        for k, item in enumerate(listed):
+            spec, where = obj(item), (*at, k)
+            kinds = [kind for kind in MODIFIER_KINDS if kind in spec]
+            if len(kinds) != 1:
+                self.report(where, "a modifier is one of rate, discount or price")
+                continue
+            word = kinds[0]
+            value = spec[word]
+            on = spec["on"]
+            mod: Modifier = {
+                "player": p,
+                "kind": MODIFIER_KINDS[word],
+                "value": dict(obj(value)) if word == "price" else integer(value),  # type: ignore[arg-type]
+            }
+            if word == "rate":
+                goods = [text(g) for g in on] if isinstance(on, list) else [text(on)]
+                unknown = [g for g in goods if g not in rules.good_index]
+                if unknown:
+                    self.report((*where, "on"), f"'{unknown[0]}' is not a resource or "
+                                f"commodity{suggest(unknown[0], rules.goods)}")  # fmt: skip
+                    continue
+                mod["goods"] = goods
+            else:
+                mod["target"] = text(on)
+            if spec.get("once"):
+                mod["once"] = True
+            if spec.get("always"):
+                mod["always"] = True
+            self.state.modifiers.append(mod)
+            if word == "rate":
+                pieces.refresh_rates(game, p)
 
     def hand(self, p: int, goods: JsonObject, at: JsonPath) -> None:
         game, state = self.game, self.state
@@ -389,3 +516,7 @@ def _give_longest_road(game: Game, holder: int) -> None:
         state.players[state.longest_road_holder].points -= bonus
     state.longest_road_holder = holder
     state.players[holder].points += bonus
+
+
+def _counted(cards: Counter[str]) -> str:
+    return ", ".join(f"{n} × {card}" if n > 1 else card for card, n in sorted(cards.items()))
