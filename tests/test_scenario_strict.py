@@ -174,3 +174,58 @@ def test_a_new_colour_without_a_name_is_flagged(tmp_path: Path) -> None:
     variant.write_text(body + "names:\n  en:\n    names:\n      colours:\n        purple: Purple\n")
     result = CliRunner().invoke(cli, ["validate", str(variant)])
     assert result.exit_code == 0 and "purple" not in result.stderr
+
+
+MANY_FAULTS = """\
+name: many faults
+position:
+  players:
+    red: {settlements: [99], hand: {brik: 1}}
+steps:
+  - answer: biuld road 3-7
+  - dice: [3, 9]
+  - answer: choose edge 13-18
+  - answer: roll
+    by: grey
+  - expect:
+      hand: {pink: {ore: 1}}
+      bank: {oar: 1}
+  - steal: {from: teal, take: wool}
+"""
+
+
+def test_a_scenario_reports_every_fault_at_once(tmp_path: Path) -> None:
+    """The position's faults and every step's that shows before playing: all at once, in
+    the order of the file (issue 16, item 6); `choose edge 13-18` is an answer."""
+    outcome = run_file(scenario(tmp_path, MANY_FAULTS))
+    assert outcome.status == "error"
+    found = [(d.line, d.col, d.message.split(":")[0]) for d in outcome.diagnostics]
+    assert found == [
+        (4, 25, "there is no intersection 99 (the map has 0 to 53)"),
+        (4, 43, "'brik' is not a resource or commodity (did you mean 'brick'?)"),
+        (6, 13, "'biuld road 3-7' is no answer the game knows"),
+        (7, 11, "dice [3, 9] are not faces of the white and red dice"),
+        (10, 9, "no player 'grey' in this game (players"),
+        (12, 20, "`hand` has no 'pink' in this game (it has"),
+        (13, 19, "`bank` has no 'oar' in this game (it has"),
+        (14, 19, "no player 'teal' in this game (players"),
+    ]
+
+
+def test_an_effect_reports_every_syntax_error_it_can_tell_apart(tmp_path: Path) -> None:
+    from ckdsl.dsl.compiler import Names
+    from ckdsl.dsl.program import compile_effect
+    from ckdsl.session import load_rules
+
+    names = Names.of(load_rules("base").ruleset.data)
+    text = (
+        "let x = 1 +\nif x > 1\n    gain 1 grain\nlet y = = 2\ngain 2 wool\n"
+        'destroy road 12-13\nlet z = "unfinished\n'
+    )
+    program, errors = compile_effect(text, names)
+    assert program is None
+    assert [(e.line, e.message.split(" ")[0]) for e in errors] == [
+        (1, "unexpected"), (2, "`if`"), (4, "`let`"), (6, "unknown"), (7, "this"),
+    ]  # fmt: skip
+    one, errors = compile_effect("gain 1 grain\nlet y = = 2\n", names)
+    assert one is None and [e.line for e in errors] == [2]

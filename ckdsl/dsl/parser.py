@@ -153,6 +153,46 @@ def parse_expression(text: str) -> ast.Expr:
     return stmt.value
 
 
+MAX_SYNTAX_ERRORS = 20
+"""How many syntax errors of one effect are reported at most."""
+
+
+def syntax_errors(text: str, first: DslError) -> list[DslError]:
+    """Every syntax error of the effect ``text`` that can be told apart, ``first`` (the
+    one ``parse`` raised) among them, in the order of the text: as a compiler goes on
+    after an error, each faulty line is set aside (read as `stop`, or as `if true:` when
+    a block follows it) and the effect read again. An error on a line already set aside
+    is the mending's, not the author's: the search stops there."""
+    lines = text.split("\n")
+    found, mended = [first], set()
+    error = first
+    while len(found) < MAX_SYNTAX_ERRORS:
+        k = error.line - 1
+        if not 0 <= k < len(lines) or k in mended or not lines[k].strip():
+            break
+        lines[k] = _set_aside(lines, k)
+        mended.add(k)
+        try:
+            parse("\n".join(lines))
+        except DslError as again:
+            if again.line - 1 in mended:
+                break
+            found.append(again)
+            error = again
+            continue
+        break
+    return sorted(found, key=lambda e: (e.line, e.col))
+
+
+def _set_aside(lines: list[str], k: int) -> str:
+    """Line ``k`` as a statement that reads and does nothing wrong: `stop`, or `if true:`
+    when the lines after it are a block (a faulty block header keeps its block)."""
+    indent = lines[k][: len(lines[k]) - len(lines[k].lstrip())]
+    after = next((line for line in lines[k + 1 :] if line.strip()), "")
+    opens = len(after) - len(after.lstrip()) > len(indent)
+    return indent + ("if true:" if opens else "stop")
+
+
 def _parse(text: str, to_ast: _ToAst) -> ast.Effect:
     """The syntax tree of ``text``, its positions counted by ``to_ast`` (an effect's own, or
     a formula's inside its ``let``)."""

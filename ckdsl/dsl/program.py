@@ -266,7 +266,9 @@ def compile_effect(
     try:
         tree = parsed.parse(text)
     except DslError as err:
-        return None, [err]
+        from ckdsl.dsl.parser import syntax_errors  # Lark is loaded: it raised ``err``
+
+        return None, syntax_errors(text, err)
     deep = _nesting_fault(tree)
     if deep is not None:
         return None, [deep]

@@ -159,9 +159,10 @@ def _read_fields(game: Game, verb: str, form: str, found: re.Match[str]) -> Opti
     hows = {int(m["at"]): m["as"] for m in _FIELD.finditer(form)}
     for at in sorted(hows):
         raw, how = found[f"f{at}"], hows[at]
-        if how == "edge":
+        kind = fields.get(at - 1) if how == "value" else None  # `choose edge 12-13`
+        if how == "edge" or kind in _EDGE_KINDS:
             value: Any = _edge(game, raw)
-        elif how == "player":
+        elif how == "player" or kind == "player":
             colours = game.rules.names("player_colours")[: game.n]
             value = colours.index(raw) if raw in colours else None
         elif how == "goods":

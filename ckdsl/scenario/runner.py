@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ckdsl import rng
-from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath
+from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath, sorted_diagnostics
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import parse_answer, player_name, understood
@@ -123,8 +123,9 @@ def run_file(path: Path) -> Outcome:
         ]
         return outcome
     faults = apply_position(game, obj(data.get("position") or {}), doc.positions)
+    faults += step_faults(game, arr(data["steps"]), doc.positions)
     if faults:
-        outcome.status, outcome.diagnostics = "error", faults
+        outcome.status, outcome.diagnostics = "error", sorted_diagnostics(faults)
         return outcome
     since = 0  # the first event not yet checked by a `log` expectation
     for k, value in enumerate(arr(data["steps"])):
@@ -144,6 +145,51 @@ def run_file(path: Path) -> Outcome:
             outcome.step, outcome.where = k + 1, f"{pos.file}:{pos.line}:{pos.col}"
             return outcome
     return outcome
+
+
+def step_faults(game: Game, steps: JsonArray, positions: Positions) -> list[Diagnostic]:
+    """The faults of the steps that show before any is played, all at once: an answer
+    that is no answer of the game (a misspelled verb, an id the game lacks), a colour,
+    die face or good that does not exist, an expectation about a player, track, tile or
+    counter the game does not have. (A misspelled `refuse:` is a failure of its step:
+    docs/scenarios.md.)"""
+    out: list[Diagnostic] = []
+
+    def fault(at: JsonPath, message: str) -> None:
+        out.append(Diagnostic.at(positions.value(at), message, at))
+
+    players = colours(game)
+    for k, value in enumerate(steps):
+        step, at = obj(value), ("steps", k)
+        if "answer" in step and understood(game, text(step["answer"])) is None:
+            fault((*at, "answer"), f"'{_brief(text(step['answer']))}' is no answer the game "
+                  "knows: check the verb and that every id exists")  # fmt: skip
+        if "by" in step and text(step["by"]) not in players:
+            fault((*at, "by"), _no_player(game, text(step["by"])))
+        if "steal" in step and text(obj(step["steal"])["from"]) not in players:
+            fault((*at, "steal", "from"), _no_player(game, text(obj(step["steal"])["from"])))
+        if "dice" in step:
+            try:
+                _dice_of(game, arr(step["dice"]), _step_error(positions, at))
+            except _StepError as err:
+                out.append(err.diagnostic)
+        expect = obj(step.get("expect") or {})
+        for key, wanted in expect.items():
+            if key in (*LOG_EXPECTATIONS, "pending") or key in WHOLE:
+                continue
+            if not isinstance(wanted, dict):
+                continue
+            found = actual_values(game, [key])[key]
+            for name in wanted:
+                if isinstance(found, Mapping) and str(name) not in found:
+                    known = ", ".join(map(str, found)) or "none"
+                    fault((*at, "expect", key, name),
+                          f"`{key}` has no '{name}' in this game (it has: {known})")  # fmt: skip
+    return out
+
+
+def _no_player(game: Game, colour: str) -> str:
+    return f"no player '{colour}' in this game (players: {', '.join(colours(game))})"
 
 
 def scenario_position(path: Path, steps: int | None = None) -> tuple[Game, GameSetup, int]:
@@ -204,9 +250,17 @@ class _StepError(Exception):
 _Error = Callable[[str, str], "_StepError"]
 
 
-def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, since: int) -> None:
+def _step_error(positions: Positions, at: JsonPath) -> _Error:
+    """How step ``at`` reports a fault of one of its keys."""
+
     def error(key: str, message: str) -> _StepError:
         return _StepError(Diagnostic.at(positions.value((*at, key)), message, (*at, key)))
+
+    return error
+
+
+def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, since: int) -> None:
+    error = _step_error(positions, at)
 
     if "dice" in step:
         _fix_dice(game, arr(step["dice"]), error)
@@ -263,6 +317,12 @@ def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, 
 
 
 def _fix_dice(game: Game, dice: JsonArray, error: _Error) -> None:
+    game.state.fixed_rolls.append(_dice_of(game, dice, error))
+
+
+def _dice_of(game: Game, dice: JsonArray, error: _Error) -> tuple[int, int, str]:
+    """The roll ``dice`` writes (white, red, event face), or the error of a face the dice
+    do not have."""
     white, red = dice[0], dice[1]
     face = dice[2] if len(dice) > 2 else "ship"
     rules = game.rules
@@ -271,7 +331,7 @@ def _fix_dice(game: Game, dice: JsonArray, error: _Error) -> None:
     if face not in rules.event_faces:
         known = ", ".join(dict.fromkeys(rules.event_faces))
         raise error("dice", f"'{face}' is not a face of the event die (faces: {known})")
-    game.state.fixed_rolls.append((integer(white), integer(red), text(face)))
+    return integer(white), integer(red), text(face)
 
 
 def _fix_steal(game: Game, spec: JsonObject, error: _Error) -> None:
