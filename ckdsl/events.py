@@ -107,6 +107,7 @@ FieldType = Literal[
     "text",
     "action",
     "hook",
+    "stop",
 ]
 """What a field holds: the renderer, the scenario matcher and the checks act on this."""
 
@@ -135,6 +136,8 @@ FIELD_TYPES: Mapping[FieldType, str] = MappingProxyType(
         "text": "free text",
         "action": "an action id of the rule set (`actions:`)",
         "hook": "a hook of the rule set (`hooks:`)",
+        "stop": "why an effect stopped, for the reader's language: a message key of the "
+        'locales and what it names (`{"key": "stop_no_edge", "value": 99, "last": 71}`)',
     }
 )
 """Each field type, described for the reference page."""
@@ -250,7 +253,9 @@ _DECK = FieldSpec("deck", "deck", "the deck")
 _TRACK = FieldSpec("track", "track", "the improvement track")
 _OFFERER = FieldSpec("offerer", "player", "who made the offer")
 _LINE = FieldSpec("line", "number", "the line of the effect where it stopped (0: before any)")
-_REASON = FieldSpec("reason", "text", "why it stopped")
+_REASON = FieldSpec("reason", "text", "why it stopped, in English")
+_STOP = FieldSpec("stop", "stop", "why it stopped, as the reader's language says it (the "
+                  "`reason` in the log's words)", optional=True)  # fmt: skip
 
 _G: Group = "game"
 _CK: Group = "cities_and_knights"
@@ -476,13 +481,13 @@ _SPECS = (
     _event(
         "card_failed", _F, "A progress card's effect stops on a fault.",
         _player("who played it", nobody=True),
-        _CARD, _LINE, _REASON,
+        _CARD, _LINE, _REASON, _STOP,
     ),
     _event(
         "level_failed", _F, "An improvement level's ability stops on a fault.",
         _player("whose ability it is", nobody=True),
         FieldSpec("level", "level", "the level"),
-        _LINE, _REASON,
+        _LINE, _REASON, _STOP,
     ),
     _event(
         "hook_failed", _F,
@@ -490,13 +495,13 @@ _SPECS = (
         "step).",
         _player("the hook's player", nobody=True),
         FieldSpec("hook", "hook", "the hook"),
-        _LINE, _REASON,
+        _LINE, _REASON, _STOP,
     ),
     _event(
         "action_failed", _F, "An action of the rule set stops on a fault.",
         _player("who took it", nobody=True),
         FieldSpec("action", "action", "the action"),
-        _LINE, _REASON,
+        _LINE, _REASON, _STOP,
     ),
 )  # fmt: skip
 
@@ -559,6 +564,7 @@ _SHAPES: Mapping[FieldType, str] = MappingProxyType(
         "tile": "a whole number, 0 or more",
         "flag": "true or false",
         "cards": "a list of progress card ids",
+        "stop": "a mapping with a message key (`key`) and its fields",
     }
 )
 """The JSON shape of each field type that is not an id (ids are texts)."""
@@ -578,6 +584,8 @@ def _fits(kind: FieldType, value: object) -> bool:
         return isinstance(value, bool)
     if kind == "cards":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "stop":
+        return isinstance(value, dict) and isinstance(value.get("key"), str)
     return isinstance(value, str)
 
 

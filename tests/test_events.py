@@ -225,6 +225,7 @@ SAMPLES: dict[FieldType, object] = {
     "text": "no free place",
     "action": "hire",
     "hook": "seven",
+    "stop": {"key": "stop_no_edge", "value": 99, "last": 71},
 }
 
 
@@ -262,6 +263,49 @@ def test_every_kind_of_event_renders_in_every_language(lang: str) -> None:
                 assert line is None
                 continue
             assert line is not None and "{" not in line and "log_" not in line, (event, line)
+
+
+STOPS: dict[str, dict[str, object]] = {
+    "stop_no_tile": {"value": 99, "last": 18},
+    "stop_no_intersection": {"value": 99, "last": 53},
+    "stop_no_edge": {"value": 99, "last": 71},
+    "stop_not_neighbours": {"a": 3, "b": 40},
+    "stop_budget": {"budget": 10000},
+    "stop_too_large": {"a": 4294967296, "b": 4294967296},
+    "stop_no_gate": {},
+    "stop_hooks": {"limit": 2000},
+}
+"""Every reason an effect stops for, with the fields the engine gives it."""
+
+
+@pytest.mark.parametrize("lang", all_languages())
+def test_why_an_effect_stopped_reads_in_every_language(lang: str) -> None:
+    """An effect's stop is told in the log's language (issue 17, item 4): every `stop_*`
+    message of English is one the engine raises (the list above), and each renders with
+    no placeholder left and, outside English, not as English's sentence."""
+    ruleset, _ = load_ruleset()
+    assert ruleset is not None
+    english, catalog = load_catalog("en", ruleset), load_catalog(lang, ruleset)
+    messages = load_ruleset_locale_keys()
+    assert {k for k in messages if k.startswith("stop_")} == set(STOPS)
+    renderer = EventRenderer(catalog, ["red", "blue"], lambda piece, at: str(at))
+    for key, fields in STOPS.items():
+        event = {"event": "hook_failed", "player": 0, "hook": "seven", "line": 2,
+                 "reason": "in English", "stop": {"key": key, **fields}}  # fmt: skip
+        line = renderer.render(event)
+        assert line is not None and "{" not in line and "stop_" not in line, line
+        assert "in English" not in line
+        if lang != "en":
+            assert english.message(key, None, **fields) not in line, (key, line)
+
+
+def load_ruleset_locale_keys() -> list[str]:
+    import yaml
+
+    from ckdsl.l10n.catalog import locale_path
+
+    data = yaml.safe_load(locale_path("en").read_text(encoding="utf-8"))
+    return list(data["messages"])
 
 
 def test_the_renderer_names_what_the_schema_types() -> None:

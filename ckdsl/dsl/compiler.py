@@ -1021,7 +1021,10 @@ def _checked(fn: Fn, actual: Type | None, expected: Type) -> Fn:
         value = number(const[0] if const is not None else fn(env))
         count = board_size(env, what)
         if not 0 <= value < count:
-            raise EffectFailure(f"there is no {what} {value} on this board (0 to {count - 1})")
+            raise EffectFailure(
+                f"there is no {what} {value} on this board (0 to {count - 1})",
+                f"stop_no_{what}", value=value, last=count - 1,
+            )  # fmt: skip
         return value
 
     return check
@@ -1083,7 +1086,10 @@ def _mul(a: int, b: int) -> int:
     product = a * b
     if -LARGEST <= product <= LARGEST:
         return product
-    raise EffectFailure(f"{a} × {b} is past the largest number an effect may make (10^18)")
+    raise EffectFailure(
+        f"{a} × {b} is past the largest number an effect may make (10^18)",
+        "stop_too_large", a=a, b=b,
+    )  # fmt: skip
 
 
 # --- expressions as Python -------------------------------------------------------------

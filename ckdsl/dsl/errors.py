@@ -34,7 +34,19 @@ class DslError(Exception):
 
 class EffectFailure(Exception):
     """An effect asked for something the board does not have (``move robber to 99`` on a
-    map of 19 tiles): the effect ends there, and the log says why."""
+    map of 19 tiles): the effect ends there, and the log says why, in English (the text)
+    and in the reader's language: ``key`` names the locales' message that says it
+    (``stop_*``), ``fields`` what it names (``ckdsl.l10n.events`` renders them)."""
+
+    def __init__(self, reason: str, key: str | None = None, **fields: object) -> None:
+        super().__init__(reason)
+        self.key = key
+        self.fields = fields
+
+    @property
+    def stop(self) -> dict[str, object] | None:
+        """The event field ``stop``: the message key and its fields (None without a key)."""
+        return {"key": self.key, **self.fields} if self.key is not None else None
 
 
 class OutOfBudget(EffectFailure):
@@ -45,5 +57,7 @@ def out_of_budget() -> NoReturn:
     """Stop the effect: it ran past ``STEP_BUDGET`` (logged, and the game goes on)."""
     raise OutOfBudget(
         f"the effect ran past its budget of {STEP_BUDGET:,} loop steps (a `repeat`, loops "
-        "in loops or selections in selections too large)"
+        "in loops or selections in selections too large)",
+        "stop_budget",
+        budget=STEP_BUDGET,
     )

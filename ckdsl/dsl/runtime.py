@@ -98,7 +98,9 @@ def _failed(game: Game, task: EffectTask, program: Program, failure: EffectFailu
     frame = task.frame
     where, event = _SOURCE_NAMES[frame["src"]]
     line = program.lines[frame["pc"]] if frame["pc"] < len(program.lines) else 0
-    game.log(event, frame["me"], **{where: frame["id"]}, line=line, reason=str(failure))
+    stop = failure.stop
+    extra = {"stop": stop} if stop is not None else {}
+    game.log(event, frame["me"], **{where: frame["id"]}, line=line, reason=str(failure), **extra)
     _finish(game, task)
 
 
@@ -126,7 +128,8 @@ def run_hook(game: Game, hook: str, me: int, variables: Variables | None = None)
     if game.hooks_run > MAX_HOOK_RUNS:  # a hook that runs itself, forever: stop it
         if game.hooks_run == MAX_HOOK_RUNS + 1:
             reason = f"more than {MAX_HOOK_RUNS} hooks in one step (does a hook run itself?)"
-            game.log("hook_failed", me, hook=hook, line=0, reason=reason)
+            stop = {"key": "stop_hooks", "limit": MAX_HOOK_RUNS}
+            game.log("hook_failed", me, hook=hook, line=0, reason=reason, stop=stop)
         return
     depth = game.hook_depth
     if run is None or depth >= MAX_NESTED_HOOKS:

@@ -80,7 +80,7 @@ def _gate_track(env: Env) -> str:
     rules = env.game.rules
     t = rules.face_gate.get(_dice(env)[2])
     if t is None:
-        raise EffectFailure("the event die shows no gate")
+        raise EffectFailure("the event die shows no gate", "stop_no_gate")
     return rules.tracks[t].id
 
 

@@ -144,7 +144,10 @@ def _edges(env: Env) -> list[int]:
 def _edge(env: Env, a: int, b: int) -> int:
     found = env.game.topo.edge_between.get((a, b))
     if found is None:
-        raise EffectFailure(f"intersections {a} and {b} are not neighbours: no edge {a}-{b}")
+        raise EffectFailure(
+            f"intersections {a} and {b} are not neighbours: no edge {a}-{b}",
+            "stop_not_neighbours", a=a, b=b,
+        )  # fmt: skip
     return found
 
 
@@ -691,7 +694,11 @@ def _remove(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> No
     places = game.state.knight if piece == "knight" else game.state.road
     if not 0 <= at < len(places):  # `which` is any number (a road is an edge's index)
         where = "intersection" if piece == "knight" else "edge"
-        raise EffectFailure(f"there is no {where} {at} on this board (0 to {len(places) - 1})")
+        last = len(places) - 1
+        raise EffectFailure(
+            f"there is no {where} {at} on this board (0 to {last})",
+            f"stop_no_{where}", value=at, last=last,
+        )  # fmt: skip
     if piece == "knight" and game.state.knight[at] != NOBODY:
         pieces.remove_knight(game, at)
     elif piece == "road" and game.state.road[at] != NOBODY:

@@ -26,6 +26,7 @@ _FILLS: Mapping[FieldType, tuple[str, ...]] = {
     "count": ("count",),
     "face": ("event",),
     "flag": (),
+    "stop": ("reason",),
 }
 """Placeholders a field of these types fills instead of its own name (a ``good`` fills
 its name and ``goods``)."""
@@ -101,6 +102,9 @@ class EventRenderer:
         """The placeholders one field fills (the value as it is when it has not the shape
         its type says: a masked id, say)."""
         catalog = self.catalog
+        if kind == "stop" and isinstance(value, dict):  # the `reason`, in this language
+            fields = {k: v for k, v in value.items() if k != "key"}
+            return {"reason": catalog.message(str(value.get("key")), None, **fields)}
         if isinstance(value, int):
             if kind == "player":
                 return {key: self.player(value) if value >= 0 else ""}
