@@ -366,6 +366,18 @@ def test_explain_an_ability_and_an_unknown_id(runner: CliRunner) -> None:
     assert result.exit_code == 2 and "did you mean 'bishop'?" in result.stderr
 
 
+@pytest.mark.parametrize("lang", ["fr", "it", "pl", "pt", "sr"])
+def test_explain_says_everything_in_the_language(runner: CliRunner, lang: str) -> None:
+    """Headings, when an ability runs and what it does are the language's words (issue
+    17, item 4): none of the English report's words but the effect's own text."""
+    for what in ("bishop", "aqueduct", "merchant_guild"):
+        english = json.loads(runner.invoke(cli, ["explain", what, "--json"]).stdout)
+        report = json.loads(runner.invoke(cli, ["explain", what, "--json", "--lang", lang]).stdout)
+        assert report["effect_heading"] != english["effect_heading"]
+        assert report["facts"][1:] != english["facts"][1:]
+        assert report["text"] and report["text"] != english["text"]
+
+
 # --- docs/dsl.md: its examples compile and run, its tables are the registry --------------
 
 DOC = REPO / "docs" / "dsl.md"

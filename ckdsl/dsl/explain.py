@@ -13,12 +13,6 @@ from ckdsl.l10n.catalog import Catalog
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import suggest
 
-WHEN = {
-    "reached": "once, when the level is reached",
-    "nothing_produced": "each time a roll other than 7 gives the player nothing",
-}
-
-
 def explain(ruleset: RuleSet, what: str, catalog: Catalog) -> JsonObject:
     """The report on card or level ``what`` (plain data: ``ckdsl explain --json`` prints
     it as it is); KeyError (with a message) if there is none."""
@@ -56,7 +50,7 @@ def _card(ruleset: RuleSet, card: str, catalog: Catalog) -> JsonObject:
         "timing": timing,
         "points": spec.get("points", 0),
         "facts": facts,
-        "effect_heading": "Effect",
+        "effect_heading": catalog.message("explain_effect"),
         "effect": _printed(spec["effect"]),
         "source": _where(ruleset, path),
     }
@@ -78,15 +72,25 @@ def _ability(ruleset: RuleSet, level: str, at: JsonPath, catalog: Catalog) -> Js
         "id": level,
         "kind": "ability",
         "name": catalog.name("levels", level),
-        "text": "",
+        "text": _ability_text(level, catalog),
         "track": track,
         "level": number,
         "when": ability["when"],
-        "facts": [f"{catalog.name('tracks', track)} {number}", WHEN[ability["when"]]],
-        "effect_heading": "Ability",
+        "facts": [
+            f"{catalog.name('tracks', track)} {number}",
+            catalog.message(f"explain_when_{ability['when']}"),
+        ],
+        "effect_heading": catalog.message("explain_ability"),
         "effect": _printed(ability["effect"]),
         "source": _where(ruleset, (*at, "ability", "effect")),
     }
+
+
+def _ability_text(level: str, catalog: Catalog) -> str:
+    """What the level's ability does, in words (``messages.ability_<level>``; none for a
+    variant's new ability that no locale describes)."""
+    key = f"ability_{level}"
+    return catalog.message(key) if catalog.has_message(key) else ""
 
 
 def _printed(text: str) -> str:

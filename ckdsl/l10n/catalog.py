@@ -166,6 +166,10 @@ class Catalog:
             return key
         return self._format(found, count, values)
 
+    def has_message(self, key: str) -> bool:
+        """Whether some locale (this language's, or English's) has message ``key``."""
+        return self._lookup("messages", key) is not None
+
     def counted(self, good: str, count: int) -> str:
         """``count`` of ``good`` as the language writes it ("5 cegieł")."""
         found = self._lookup("counted", good)
