@@ -13,6 +13,7 @@ from ckdsl.l10n.catalog import Catalog
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import suggest
 
+
 def explain(ruleset: RuleSet, what: str, catalog: Catalog) -> JsonObject:
     """The report on card or level ``what`` (plain data: ``ckdsl explain --json`` prints
     it as it is); KeyError (with a message) if there is none."""
