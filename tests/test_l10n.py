@@ -205,3 +205,38 @@ def test_variant_names_count_for_the_check() -> None:
         ("cards", "royal_wedding", "name"),
         ("cards", "royal_wedding", "text"),
     }
+
+
+def test_a_played_log_has_no_english_in_another_language(tmp_path: Path) -> None:
+    """Issue 17: the log of whole games, effect stops included, rendered in each language
+    holds no line that reads as English's, no fallback mark, no placeholder left."""
+    from ckdsl.commands.common import bot_specs
+    from ckdsl.l10n.catalog import all_languages, load_catalog
+    from ckdsl.l10n.events import EventRenderer
+    from ckdsl.session import GameSetup, load_rules, play, start
+
+    variant = tmp_path / "stops.yaml"
+    variant.write_text(
+        "extends: base\noverride:\n  hooks:\n    turn_start:\n      effect: |\n"
+        "        remove road edge(3, 40)\n"
+    )
+    loaded = load_rules(str(variant))
+    colours = loaded.compiled.names("player_colours")
+    english = EventRenderer(load_catalog("en", loaded.ruleset), colours, lambda p, at: str(at))
+    for seed in (1, 2):
+        game = start(GameSetup(rules=str(variant), seed=seed))
+        play(
+            game, [s.make(seed * 10 + p) for p, s in enumerate(bot_specs("random," * 3 + "random"))]
+        )
+        assert any(e["event"] == "hook_failed" for e in game.events)
+        for lang in all_languages():
+            if lang == "en":
+                continue
+            catalog = load_catalog(lang, loaded.ruleset)
+            renderer = EventRenderer(catalog, colours, lambda p, at: str(at))
+            for event in game.events:
+                line, said = renderer.render(event), english.render(event)
+                if line is None:
+                    continue
+                assert line != said and "⟨en⟩" not in line and "{" not in line, (lang, line)
+                assert str(event.get("reason", "\0")) not in line, (lang, line)
