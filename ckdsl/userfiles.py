@@ -86,3 +86,33 @@ def yaml_suffix_problem(path: Path) -> str | None:
     if path.suffix.lower() in YAML_SUFFIXES:
         return None
     return f"'{path.name}' is not a .yaml or .yml file (rule, variant and map files are YAML)"
+
+
+MAX_FOLDER_DEPTH = 32
+"""How deep under a folder named on the command line YAML files are looked for."""
+
+
+def yaml_files_under(folder: Path) -> tuple[list[Path], list[Path]]:
+    """Every ``*.yaml`` file at most ``MAX_FOLDER_DEPTH`` folders under ``folder``, sorted,
+    and the folders left unsearched for being deeper. Walked with a stack of its own (a
+    folder nested thousands deep is what it must survive), following no symbolic link to
+    a folder (a link to a parent would loop)."""
+    found: list[Path] = []
+    too_deep: list[Path] = []
+    stack = [(folder, 0)]
+    while stack:
+        here, depth = stack.pop()
+        try:
+            entries = list(os.scandir(here))
+        except OSError:
+            continue  # unreadable: nothing found there
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                if depth + 1 > MAX_FOLDER_DEPTH:
+                    too_deep.append(path)
+                else:
+                    stack.append((path, depth + 1))
+            elif entry.name.endswith(".yaml") and entry.is_file():
+                found.append(path)
+    return sorted(found), sorted(too_deep)

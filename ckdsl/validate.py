@@ -27,6 +27,7 @@ from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
 from ckdsl.rules.yamlload import load_yaml, remembered
+from ckdsl.userfiles import MAX_FOLDER_DEPTH
 
 SKIPPED_FOLDERS = {"schema"}
 
@@ -97,7 +98,12 @@ def _load(path: Path, loaded: Loaded) -> tuple[RuleSet | None, list[Diagnostic]]
 
 
 def _validate_one(
-    path: Path, report: Report, reference: Reference, seen: set[Path], loaded: Loaded
+    path: Path,
+    report: Report,
+    reference: Reference,
+    seen: set[Path],
+    loaded: Loaded,
+    depth: int = 0,
 ) -> None:
     resolved = path.resolve()
     if resolved in seen:
@@ -116,8 +122,12 @@ def _validate_one(
                 report.diagnostics.append(
                     Diagnostic(str(path), 0, 0, "this folder holds no YAML files")
                 )
+            if subfolders and depth >= MAX_FOLDER_DEPTH:  # a folder thousands deep: say so
+                message = f"folders are nested more than {MAX_FOLDER_DEPTH} deep here: not searched"
+                report.diagnostics.append(Diagnostic(str(path), 0, 0, message))
+                return
             for sub in subfolders:
-                _validate_one(sub, report, reference, seen, loaded)
+                _validate_one(sub, report, reference, seen, loaded, depth + 1)
             return
         if "rules" in {_kind(f) for f in yaml_files}:
             _validate_ruleset(path, report, "rule set", loaded)

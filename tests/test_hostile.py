@@ -406,3 +406,25 @@ def test_any_save_text_is_read_or_refused_with_a_message(content: object, depth:
         parse_save(text, "s.json")
     except CkdslError as err:
         assert err.diagnostics and err.diagnostics[0].message
+
+
+def test_a_chain_of_hundreds_of_variants_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "v0.yaml").write_text("extends: base\n")
+    for i in range(1, 300):
+        (tmp_path / f"v{i}.yaml").write_text(f"extends: v{i - 1}.yaml\n")
+    assert CliRunner().invoke(cli, ["validate", str(tmp_path / "v50.yaml")]).exit_code == 0
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path / "v299.yaml")])
+    assert result.exit_code == 1 and "internal error" not in result.stderr
+    assert "v200.yaml:1:10: more than 100 variants extend one another" in result.stderr
+
+
+def test_folders_nested_thousands_deep_are_not_searched_past_a_depth(tmp_path: Path) -> None:
+    deep = tmp_path
+    for _ in range(1200):  # (pathlib's mkdir(parents=True) itself recurses)
+        deep = deep / "a"
+        deep.mkdir()
+    (deep / "s.yaml").write_text("steps: []\n")
+    for command in ("validate", "scenario"):
+        result = CliRunner().invoke(cli, [command, str(tmp_path / "a")])
+        assert result.exit_code == 1 and "internal error" not in result.output
+        assert "folders are nested more than 32 deep here: not searched" in result.output

@@ -211,6 +211,10 @@ def _where(pos: Pos) -> str:
 # --- variants ---------------------------------------------------------------------
 
 
+MAX_EXTENDS = 100
+"""How many variants may extend one another in a chain."""
+
+
 def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
     from ckdsl.rules.yamlload import load_yaml
 
@@ -271,6 +275,13 @@ def _load_parent(doc: Document, file: Path, draft: _Draft, chain: list[Path]) ->
         draft.diagnostics.append(
             Diagnostic.at(at, f"`extends` cannot take it: {problem}", ("extends",))
         )
+        return False
+    if len(chain) + 1 >= MAX_EXTENDS:
+        message = (
+            f"more than {MAX_EXTENDS} variants extend one another from here: merge some "
+            "of them (a chain that long is no house rule, and would exhaust the reader)"
+        )
+        draft.diagnostics.append(Diagnostic.at(at, message, ("extends",)))
         return False
     _load_variant(parent, draft, [*chain, here])
     return bool(draft.data)

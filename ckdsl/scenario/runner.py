@@ -33,6 +33,7 @@ from ckdsl.scenario.expect import (
 )
 from ckdsl.scenario.position import apply_position, colours
 from ckdsl.session import GameSetup, start
+from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
 
 
 @dataclass
@@ -75,8 +76,9 @@ def scenario_files(paths: Iterable[Path]) -> Iterator[Path]:
     top-level ``steps:``), so a folder may also hold the variants its scenarios test."""
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*.yaml") if p.is_file() and _has_steps(p))
-            yield from found
+            found, too_deep = yaml_files_under(path)
+            yield from (p for p in found if _has_steps(p))
+            yield from too_deep  # run_file says they were not searched
         else:
             yield path
 
@@ -98,8 +100,11 @@ class _Failed(Exception):
 
 def run_file(path: Path) -> Outcome:
     """Run the scenario in ``path``."""
-    doc, problems = load_yaml(path)
     file = str(path)
+    if path.is_dir():  # a folder ``scenario_files`` did not search: too deep
+        message = f"folders are nested more than {MAX_FOLDER_DEPTH} deep here: not searched"
+        return Outcome(file, path.name, "error", diagnostics=[Diagnostic(file, 0, 0, message)])
+    doc, problems = load_yaml(path)
     errors = [p for p in problems if p.severity == "error"]
     if doc is None or errors:
         return Outcome(file, path.stem, "error", diagnostics=errors or problems)
