@@ -12,6 +12,9 @@ For each language we report, at the exact key in its file:
   a message of the log names but its event has no such field (``ckdsl.events``);
 - plural: a plural category the language needs (per Babel/CLDR) is missing, or one it
   does not use is present;
+- glossary: a text that uses a word the locale's glossary avoids for a concept of the
+  game ("zasobów" where the Polish word is "surowiec": ``ckdsl.l10n.glossary``), or a
+  glossary term that is one of the words it avoids itself;
 - outdated: a translation made from an English text that has changed since (its
   fingerprint under ``sources:`` is not the current English's: ``ckdsl.l10n.sources``);
 - unverified: a translation that records no fingerprint, so a change in English could
@@ -47,6 +50,8 @@ from ckdsl.l10n.catalog import (
 )
 from ckdsl.l10n.catalog import languages as catalog_languages
 from ckdsl.l10n.events import placeholders as event_placeholders
+from ckdsl.l10n.glossary import SECTION as GLOSSARY
+from ckdsl.l10n.glossary import Term, avoided_in, terms_of
 from ckdsl.l10n.sources import SECTION, compare, recorded_of
 from ckdsl.rules.checks import improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
@@ -73,6 +78,7 @@ KINDS = (
     "stale",
     "placeholder",
     "plural",
+    "glossary",
     "outdated",
     "unverified",
 )
@@ -429,6 +435,7 @@ def _check_one(
                         f"list '{key}' under same_as_english",
                         False,
                     )
+    out += _glossary(locale, present, units)
     if english is not None:
         for i, entry in enumerate(_array(locale.data.get("same_as_english"))):
             if entry not in compared:
@@ -439,6 +446,52 @@ def _check_one(
                     "identical to English",
                     False,
                 )
+    return out
+
+
+def _glossary(
+    locale: LocaleFile, present: Mapping[JsonPath, JsonValue], units: Mapping[JsonPath, bool]
+) -> list[Finding]:
+    """Texts that use a word the glossary avoids, once per entry and concept, at the
+    entry's key (the first form that uses it, for plural forms); and glossary terms that
+    are one of their own avoided words (the check could never pass)."""
+    terms = terms_of(locale.data)
+    pos = locale.positions
+    out = []
+
+    def concept(term: Term) -> str:
+        return term.concept.replace("_", " ")
+
+    def add(path: JsonPath, message: str, note: str) -> None:
+        diagnostic = Diagnostic.at(pos.key(path), message, path, [note])
+        out.append(Finding(locale.language, "glossary", diagnostic))
+
+    for term in terms:
+        found = avoided_in(term.term, term)
+        if found is not None:
+            add(
+                (GLOSSARY, term.concept, "term"),
+                f"glossary: the term '{term.term}' of {concept(term)} is one of the words "
+                f"it avoids ('{found}')",
+                "take that word out of `avoid`, or list the form under `allow`",
+            )
+    for path, value in present.items():
+        if path not in units:
+            continue
+        texts = [v for v in value.values()] if isinstance(value, dict) else [value]
+        for term in terms:
+            found = next(
+                (w for t in texts if isinstance(t, str) and (w := avoided_in(t, term))), None
+            )
+            if found is None:
+                continue
+            add(
+                path,
+                f"glossary: {dotted(path)} says '{found}' for {concept(term)}: the "
+                f"{_language_name(locale.language)} word is '{term.term}'",
+                f"the {locale.language} glossary avoids for {concept(term)}: "
+                f"{', '.join(term.avoid)} ({GLOSSARY}.{term.concept} in {locale.language}.yaml)",
+            )
     return out
 
 
