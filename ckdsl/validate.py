@@ -20,7 +20,8 @@ from ckdsl.dsl.types import family
 from ckdsl.engine.allow import STEP_BUDGET, Env
 from ckdsl.engine.game import Game
 from ckdsl.engine.values import Value
-from ckdsl.l10n.catalog import languages, load_locale_file, locale_path
+from ckdsl.l10n import derived
+from ckdsl.l10n.catalog import all_languages, languages, load_locale_file, locale_path
 from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_colours
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
@@ -63,7 +64,7 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
     """
     report = Report()
     if not paths:
-        paths = [base_rules_dir(), *(locale_path(lang) for lang in languages())]
+        paths = [base_rules_dir(), *(locale_path(lang) for lang in all_languages())]
     loaded: Loaded = {}  # each rule set is loaded once, be it checked or a reference
     reference: list[RuleSet | None] = []
 
@@ -253,6 +254,8 @@ def _validate_locale(path: Path, report: Report, reference: Reference) -> None:
     ruleset = reference()
     if locale is not None and ruleset is not None:
         problems += unknown_ids(locale, ruleset)
+    if locale is not None:  # a derived language: its source and transliteration exist
+        problems += derived.problems(locale.data, locale.positions, languages(path.parent))
     report.diagnostics.extend(problems)
     ok = locale is not None and not _errors(problems)
     report.checked.append(Checked(str(path), "locale", ok))

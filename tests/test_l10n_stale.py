@@ -258,7 +258,8 @@ def test_a_new_language_records_what_it_has_translated(tmp_path: Path) -> None:
     ("args", "error"),
     [
         (("xx",), "no locale file for 'xx'; start one with `ckdsl l10n init xx`"),
-        (("sr-Latn",), "no locale file for 'sr-Latn'; it is sr transliterated"),
+        (("sr-Latn",), "'sr-Latn' is sr transliterated (serbian-cyrillic-to-latin), with no "
+                       "texts of its own: update sr"),
         (("en",), "English is the reference"),
         (("fr", "--confirm", "cards.smith.txt"),
          "unknown key 'cards.smith.txt': en.yaml has no such entry (did you mean "

@@ -40,10 +40,11 @@ from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.events import EVENTS, EventSpec
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
-from ckdsl.l10n import plural
+from ckdsl.l10n import derived, plural
 from ckdsl.l10n.catalog import (
     REFERENCE,
     LocaleFile,
+    derived_languages,
     load_locale_file,
     locale_path,
     placeholders,
@@ -206,10 +207,13 @@ def check_languages(
     languages: tuple[str, ...] | None = None,
     folder: Path | None = None,
 ) -> list[Finding]:
-    """Findings for each of ``languages`` (default: every locale file's; English is
-    checked against the rule set)."""
+    """Findings for each of ``languages`` (default: every translated language's file;
+    English is checked against the rule set), and for the files of the languages derived
+    from them (``ckdsl.l10n.derived``: that their source and transliteration exist)."""
+    every = languages is None
     if languages is None:
         languages = catalog_languages(folder)
+    chosen = languages
     english, problems = _load(REFERENCE, ruleset, folder)
     findings = [Finding(REFERENCE, "invalid", p) for p in problems]
     if english is None or problems:
@@ -224,7 +228,23 @@ def check_languages(
         if locale is not None and not problems:  # a broken file: fix it first
             findings += _check_one(locale, english, units)
             findings += _check_sources(language, folder)
-    return findings
+    return findings + _check_derived(folder, None if every else chosen)
+
+
+def _check_derived(folder: Path | None, sources: tuple[str, ...] | None) -> list[Finding]:
+    """Problems of the files of derived languages (all of them, or those derived from one
+    of ``sources``): their texts are their source's, checked as its own."""
+    out = []
+    for tag in derived_languages(folder):
+        locale, problems = load_locale_file(locale_path(tag, folder))
+        made = derived.derivation_of(locale.data) if locale is not None else None
+        if sources is not None and (made is None or made.source not in sources):
+            continue
+        if locale is not None:
+            translated = catalog_languages(folder)
+            problems += derived.problems(locale.data, locale.positions, translated)
+        out += [Finding(tag, "invalid", p) for p in problems]
+    return out
 
 
 def _check_sources(language: str, folder: Path | None) -> list[Finding]:
