@@ -22,7 +22,7 @@ from ckdsl.engine.game import Game
 from ckdsl.engine.values import Value
 from ckdsl.l10n import derived
 from ckdsl.l10n.catalog import all_languages, languages, load_locale_file, locale_path
-from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_colours
+from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
@@ -170,7 +170,7 @@ def _kind(path: Path) -> str:
 def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> None:
     ruleset, problems = _load(path, loaded)
     if ruleset is not None:
-        problems += inline_unknown_ids(ruleset) + unnamed_colours(ruleset)
+        problems += inline_unknown_ids(ruleset) + unnamed_ids(ruleset)
         if not _errors(problems):
             problems += _runaway_formulas(path, ruleset)
     report.diagnostics.extend(problems)

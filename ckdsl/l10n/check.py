@@ -32,12 +32,12 @@ event without its message is reported as missing.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ckdsl.datautil import deep_merge
-from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.diagnostics import Diagnostic, JsonPath, Pos
 from ckdsl.events import EVENTS, EventSpec
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
 from ckdsl.l10n import derived, plural
@@ -53,6 +53,7 @@ from ckdsl.l10n.catalog import languages as catalog_languages
 from ckdsl.l10n.events import placeholders as event_placeholders
 from ckdsl.l10n.glossary import SECTION as GLOSSARY
 from ckdsl.l10n.glossary import Term, avoided_in, terms_of
+from ckdsl.l10n.inline import LABELS, definition, place_of_missing, variant_files
 from ckdsl.l10n.sources import SECTION, compare, recorded_of
 from ckdsl.rules.checks import improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
@@ -221,12 +222,12 @@ def check_languages(
     units = expected_units(ruleset.data, english.data)
     for language in languages:
         if language == REFERENCE:
-            findings += _check_one(english, None, units)
+            findings += _check_one(english, None, units, _placer(ruleset, language))
             continue
         locale, problems = _load(language, ruleset, folder)
         findings += [Finding(language, "invalid", p) for p in problems]
         if locale is not None and not problems:  # a broken file: fix it first
-            findings += _check_one(locale, english, units)
+            findings += _check_one(locale, english, units, _placer(ruleset, language))
             findings += _check_sources(language, folder)
     return findings + _check_derived(folder, None if every else chosen)
 
@@ -322,25 +323,36 @@ def inline_unknown_ids(ruleset: RuleSet) -> list[Diagnostic]:
     return out
 
 
-def unnamed_colours(ruleset: RuleSet) -> list[Diagnostic]:
-    """A warning for each player colour without an English name (a variant's new colour):
-    the log would call that player by the id."""
+def unnamed_ids(ruleset: RuleSet) -> list[Diagnostic]:
+    """A warning for each id of the rule set English does not name, nor the variant in
+    its `names: en:` block (a new card, piece, colour, ...), at the id: it would be shown
+    by its id, in every language (they fall back to English)."""
     english, _ = _load(REFERENCE, ruleset, None)
-    names = english.data.get("names") if english is not None else None
-    known = names.get("colours") if isinstance(names, dict) else None
-    parameters = ruleset.data.get("parameters")
-    colours = parameters.get("player_colours") if isinstance(parameters, dict) else None
+    data = english.data if english is not None else {}
+    present = present_units(data)
     out = []
-    for i, colour in enumerate(colours if isinstance(colours, list) else []):
-        if isinstance(colour, str) and not (isinstance(known, dict) and colour in known):
-            path: JsonPath = ("parameters", "player_colours", i)
-            diagnostic = Diagnostic.at(
-                ruleset.positions.value(path),
-                f"the player colour '{colour}' has no English name: the log would say "
-                f"'{colour}'; add it under `names: en: names: colours:`",
-                path,
+    for path in expected_units(ruleset.data, data):
+        if path[0] not in ("names", "cards") or path in present:
+            continue
+        key = str(path[1] if path[0] == "cards" else path[2])
+        if path[0] == "cards" and path[2] == "text":
+            message = (
+                f"the card '{key}' has no English text: `ckdsl cards` and `explain` would "
+                f"show none; add it under `names: en: cards: {key}: text:`"
             )
-            out.append(replace(diagnostic, severity="warning"))
+        elif path[0] == "cards":
+            message = (
+                f"the card '{key}' has no English name: the log would say '{key}'; add it "
+                f"under `names: en: cards: {key}: name:`"
+            )
+        else:
+            label = LABELS.get(str(path[1]), str(path[1]))
+            message = (
+                f"the {label} '{key}' has no English name: the log would say '{key}'; add "
+                f"it under `names: en: names: {path[1]}:`"
+            )
+        diagnostic = Diagnostic.at(definition(ruleset, path), message, path)
+        out.append(replace(diagnostic, severity="warning"))
     return out
 
 
@@ -356,12 +368,50 @@ def _load(
         deep_merge(data, inline)
         positions = locale.positions.copy()
         positions.graft(ruleset.name_positions, (language,), ())
+        _acknowledge(data, positions, locale, ruleset.name_positions.value, inline)
         locale = LocaleFile(language, locale.file, data, positions)
     return locale, problems
 
 
+def _acknowledge(
+    data: JsonObject,
+    positions: Positions,
+    locale: LocaleFile,
+    inline_at: Callable[[JsonPath], Pos],
+    inline: JsonObject,
+) -> None:
+    """The variant's ``same_as_english`` entries after the locale file's own (merging
+    would put them in its place), each at its own line in the variant."""
+    extra = _list(inline.get("same_as_english"))
+    if not extra:
+        return
+    own = _list(locale.data.get("same_as_english"))
+    data["same_as_english"] = [*own, *extra]
+    for i in range(len(own)):
+        positions.set(("same_as_english", i), locale.positions.value(("same_as_english", i)))
+    for j in range(len(extra)):
+        positions.set(
+            ("same_as_english", len(own) + j), inline_at((locale.language, "same_as_english", j))
+        )
+
+
+Placer = Callable[[JsonPath], "tuple[Pos, str] | None"]
+"""Where a missing entry goes, when a variant defines its id (``ckdsl.l10n.inline``)."""
+
+
+def _placer(ruleset: RuleSet, language: str) -> Placer:
+    if not variant_files(ruleset):
+        return lambda path: None
+    return lambda path: (
+        place_of_missing(ruleset, language, path) if path[0] in ("names", "cards") else None
+    )
+
+
 def _check_one(
-    locale: LocaleFile, english: LocaleFile | None, units: dict[JsonPath, bool]
+    locale: LocaleFile,
+    english: LocaleFile | None,
+    units: dict[JsonPath, bool],
+    placer: Placer = lambda path: None,
 ) -> list[Finding]:
     lang = locale.language
     pos = locale.positions
@@ -376,18 +426,12 @@ def _check_one(
 
     for path in units:
         if path not in present:
-            out.append(
-                Finding(
-                    lang,
-                    "missing",
-                    Diagnostic.at(
-                        pos.nearest_key(path),
-                        f"missing: {dotted(path)} has no {_language_name(lang)} text"
-                        + _english_of(ref.get(path)),
-                        path,
-                    ),
-                )
+            message = f"missing: {dotted(path)} has no {_language_name(lang)} text" + _english_of(
+                ref.get(path)
             )
+            placed = placer(path)  # a variant's id: in the variant, not the bundled file
+            where, notes = (placed[0], [placed[1]]) if placed else (pos.nearest_key(path), [])
+            out.append(Finding(lang, "missing", Diagnostic.at(where, message, path, notes)))
     out += _extra(locale, units)
     if english is None:
         out += _unknown_event_messages(locale)
