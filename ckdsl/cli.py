@@ -110,7 +110,7 @@ def _echo_json(data: object, indent: int | None = 2) -> None:
 
 
 def _lang_option(purpose: str) -> Callable[[_F], _F]:
-    """``--lang``: one of the six languages or ``sr-Latn``."""
+    """``--lang``: a language with a locale file, translated or derived (``sr-Latn``)."""
     return click.option(
         "--lang",
         type=click.Choice(all_languages()),
@@ -303,12 +303,13 @@ def l10n_check(
 ) -> None:
     """Report missing, extra, untranslated, outdated and inconsistent texts in the locales.
 
-    Exits 1 when anything is found. sr-Latn is derived from sr, so it is checked as sr.
+    Exits 1 when anything is found. A derived language (sr-Latn) is checked as the one it
+    is derived from (sr).
     """
     from ckdsl.reports.checks import chosen_languages, l10n_diagnostics, l10n_json, l10n_lines
 
     ruleset = _load_rules(rules)
-    chosen = chosen_languages(langs, languages(locales))
+    chosen = chosen_languages(langs, languages(locales), locales)
     from ckdsl.l10n.check import check_languages
 
     findings = check_languages(ruleset, chosen, locales)
@@ -347,7 +348,7 @@ def l10n_update(
     ckdsl l10n update fr                                  # add, mark, record
     ckdsl l10n update fr --confirm cards.bishop.text      # translated again
     """
-    from ckdsl.l10n.catalog import DERIVED, locale_path
+    from ckdsl.l10n.catalog import derivation, locale_path
     from ckdsl.l10n.update import UpdateError, update
 
     known = languages(locales)
@@ -356,14 +357,16 @@ def l10n_update(
             "English is the reference: the others are updated from it", param_hint="LANGUAGE"
         )
     if language not in known:
-        hint = (
-            f"; it is {DERIVED[language]} transliterated"
-            if language in DERIVED
-            else f"; start one with `ckdsl l10n init {language[:20]}`"
+        made = derivation(language, locales)
+        problem = (
+            f"'{language}' is {made.source} transliterated ({made.transliterate}), with "
+            f"no texts of its own: update {made.source}"
+            if made is not None
+            else f"no locale file for '{language[:20]}'; start one with "
+            f"`ckdsl l10n init {language[:20]}`"
         )
         raise click.BadParameter(
-            f"no locale file for '{language[:20]}'{hint} (updatable: {', '.join(known[1:])})",
-            param_hint="LANGUAGE",
+            f"{problem} (updatable: {', '.join(known[1:])})", param_hint="LANGUAGE"
         )
     try:
         report = update(language, locales, confirm, confirm_all)

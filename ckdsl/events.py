@@ -196,7 +196,13 @@ class EventSpec:
     """One kind of event: what it means, its fields (``player`` first) and its messages.
 
     ``quiet``: the readable log leaves it out (a modifier shows as the card that granted
-    it), so its messages may be missing."""
+    it), so its messages may be missing.
+
+    ``run``: the event is one of a run (a discard after a 7 is one answer per card), and
+    the readable log tells each run of consecutive such events by one player in one line:
+    its message fills ``{goods}`` with the ``good`` fields of the whole run, counted, and
+    ``{count}`` with their number (a lone event is a run of one). The events themselves
+    stay one per answer, so a save, a replay and a scenario's ``log:`` see each card."""
 
     kind: EventKind
     group: Group
@@ -204,6 +210,7 @@ class EventSpec:
     fields: tuple[FieldSpec, ...]
     messages: tuple[Message, ...]
     quiet: bool = False
+    run: bool = False
 
     @property
     def names(self) -> frozenset[str]:
@@ -234,12 +241,13 @@ def _event(
     *fields: FieldSpec,
     messages: tuple[Message, ...] | None = None,
     quiet: bool = False,
+    run: bool = False,
 ) -> EventSpec:
     """An event spec; its message is ``log_<kind>`` unless ``messages`` says otherwise."""
     first = _player(player) if isinstance(player, str) else player
     if messages is None:
         messages = (Message(f"log_{kind}"),)
-    return EventSpec(kind, group, doc, (first, *fields), messages, quiet)
+    return EventSpec(kind, group, doc, (first, *fields), messages, quiet, run)
 
 
 # Fields several events share.
@@ -286,9 +294,11 @@ _SPECS = (
         FieldSpec("good", "good", "the good the bank is short of"),
     ),
     _event(
-        "discard", _G, "A player over the hand limit discards one card after a 7.",
+        "discard", _G, "A player over the hand limit discards one card after a 7 (or "
+        "an effect makes them discard: `discard`, docs/dsl.md).",
         "who discards",
         FieldSpec("good", "good", "the card discarded"),
+        run=True,
     ),
     _event(
         "robber", _G, "The robber moves.", "who moves it",
@@ -724,6 +734,13 @@ def _section(event: EventSpec) -> Iterator[str]:
     yield ""
     if event.quiet:
         yield "Left out of the readable log."
+        yield ""
+    if event.run:
+        yield (
+            "The readable log tells consecutive events of this kind by one player in one "
+            "line: its message fills `{goods}` with the whole run's goods, counted, and "
+            "`{count}` with their number (and picks the plural form)."
+        )
         yield ""
     if event.messages:
         told = []

@@ -21,8 +21,9 @@ from ckdsl.dsl.types import family
 from ckdsl.engine.allow import STEP_BUDGET, Env
 from ckdsl.engine.game import Game
 from ckdsl.engine.values import Value
-from ckdsl.l10n.catalog import languages, load_locale_file, locale_path
-from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_colours
+from ckdsl.l10n import derived
+from ckdsl.l10n.catalog import all_languages, languages, load_locale_file, locale_path
+from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
@@ -65,7 +66,7 @@ def validate_paths(paths: list[Path], rules: Path | None = None) -> Report:
     """
     report = Report()
     if not paths:
-        paths = [base_rules_dir(), *(locale_path(lang) for lang in languages())]
+        paths = [base_rules_dir(), *(locale_path(lang) for lang in all_languages())]
     loaded: Loaded = {}  # each rule set is loaded once, be it checked or a reference
     reference: list[RuleSet | None] = []
 
@@ -180,7 +181,7 @@ def _kind(path: Path) -> str:
 def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> None:
     ruleset, problems = _load(path, loaded)
     if ruleset is not None:
-        problems += inline_unknown_ids(ruleset) + unnamed_colours(ruleset)
+        problems += inline_unknown_ids(ruleset) + unnamed_ids(ruleset)
         if not _errors(problems):
             problems += _game_faults(path, ruleset)
     report.diagnostics.extend(problems)
@@ -274,6 +275,8 @@ def _validate_locale(path: Path, report: Report, reference: Reference) -> None:
     ruleset = reference()
     if locale is not None and ruleset is not None:
         problems += unknown_ids(locale, ruleset)
+    if locale is not None:  # a derived language: its source and transliteration exist
+        problems += derived.problems(locale.data, locale.positions, languages(path.parent))
     report.diagnostics.extend(problems)
     ok = locale is not None and not _errors(problems)
     report.checked.append(Checked(str(path), "locale", ok))

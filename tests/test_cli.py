@@ -29,7 +29,8 @@ def test_validate_bundled_rules_and_locales(runner: CliRunner) -> None:
     report = json.loads(result.stdout)
     assert report["diagnostics"] == []
     assert result.exit_code == 0
-    assert [c["kind"] for c in report["checked"]] == ["rule set"] + ["locale"] * 6
+    assert [c["kind"] for c in report["checked"]] == ["rule set"] + ["locale"] * 7
+    assert report["checked"][-1]["path"].endswith("sr-Latn.yaml")  # derived: checked too
 
 
 def test_validate_reports_every_fault_with_a_position(
@@ -296,5 +297,5 @@ def test_validate_from_a_warm_cache_checks_without_jsonschema_or_lark(tmp_path: 
     )
     again = subprocess.run([sys.executable, "-c", code], env=env,
                            capture_output=True, text=True, check=True)  # fmt: skip
-    assert again.stdout == first.stdout and again.stdout.count("ok ") == 7
+    assert again.stdout == first.stdout and again.stdout.count("ok ") == 8  # rules, 7 locales
     assert again.stderr.strip().splitlines()[-1] == "[]"

@@ -321,7 +321,7 @@ def test_the_renderer_names_what_the_schema_types() -> None:
         "Red moves the knight at :4 to :8"
     )
     assert renderer.render({"event": "discard", "player": 0, "good": "ore"}) == (
-        "Red discards 1 ore"
+        "Red discards 1 card: 1 ore"  # a run of one
     )
     lost = {"event": "longest_road", "player": -1, "previous": 0, "length": 5}
     assert renderer.render(lost) == "Nobody holds the longest road any more"
@@ -331,7 +331,7 @@ def test_the_renderer_names_what_the_schema_types() -> None:
 
 def test_placeholders_follow_the_field_types() -> None:
     assert placeholders(EVENTS["roll"]) == {"player", "white", "red", "event", "total"}
-    assert placeholders(EVENTS["discard"]) == {"player", "good", "goods"}
+    assert placeholders(EVENTS["discard"]) == {"player", "goods", "count"}  # a run
     assert placeholders(EVENTS["win"]) == {"player", "count"}
     assert placeholders(EVENTS["attack"]) == {"player", "strength", "defence"}
 

@@ -125,11 +125,11 @@ def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Pa
         ]},
     )  # fmt: skip
     assert findings(base, folder, "en") == [
-        ("missing", "en.yaml:10:3: missing: names.resources.brick has no English text "
+        ("missing", "en.yaml:31:3: missing: names.resources.brick has no English text "
                     "[$.names.resources.brick]"),
-        ("extra", "en.yaml:15:5: unknown id: names.resources.oar is not in the rule set "
+        ("extra", "en.yaml:36:5: unknown id: names.resources.oar is not in the rule set "
                   "(did you mean 'ore'?) [$.names.resources.oar]"),
-        ("plural", "en.yaml:237:58: English does not use the plural form 'few' "
+        ("plural", "en.yaml:258:58: English does not use the plural form 'few' "
                    "[$.messages.copies.few]"),
     ]  # fmt: skip
 

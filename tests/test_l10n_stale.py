@@ -195,7 +195,7 @@ def test_a_whole_section_english_gained_is_added(
     (folder / "it.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
     assert run(runner, folder, "update", "it").exit_code == 0
     data = yaml.safe_load(read(folder, "it"))
-    assert list(data)[:4] == ["language", "names", "counted", "cards"]  # where en.yaml has it
+    assert list(data)[:5] == ["language", "glossary", "names", "counted", "cards"]  # as en.yaml
     assert data["counted"]["coin"] == {"one": "", "many": "", "other": ""}  # Italian's forms
     assert not [k for k in data["sources"] if k.startswith("counted.")]
     coin = '  coin: {one: "", many: "", other: ""}  # en: {one: "{count} coin", other: '
@@ -258,7 +258,8 @@ def test_a_new_language_records_what_it_has_translated(tmp_path: Path) -> None:
     ("args", "error"),
     [
         (("xx",), "no locale file for 'xx'; start one with `ckdsl l10n init xx`"),
-        (("sr-Latn",), "no locale file for 'sr-Latn'; it is sr transliterated"),
+        (("sr-Latn",), "'sr-Latn' is sr transliterated (serbian-cyrillic-to-latin), with no "
+                       "texts of its own: update sr"),
         (("en",), "English is the reference"),
         (("fr", "--confirm", "cards.smith.txt"),
          "unknown key 'cards.smith.txt': en.yaml has no such entry (did you mean "

@@ -70,7 +70,7 @@ def test_installed_wheel_validates_from_another_directory(wheel: Path, tmp_path:
         cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("ok ") == 7
+    assert done.stdout.count("ok ") == 8  # the rule set, 6 locales and sr-Latn's file
     cards = subprocess.run(
         [sys.executable, "-m", "ckdsl", "cards", "--lang", "it", "--deck", "trade"],
         cwd=elsewhere, env=env, capture_output=True, text=True, check=False,

@@ -4,8 +4,9 @@ A locale file (``rules/locales/<lang>.yaml``) names every id of the rule set and
 the card texts and the program's messages. A :class:`Catalog` answers "what is this id
 called in Polish", "the text of this card", "this message for 5 items" — falling back to
 English, then to the id itself, so a display never fails on a missing translation
-(``ckdsl l10n check`` is where missing ones are reported). ``sr-Latn`` is not a file:
-it is the Serbian catalog transliterated.
+(``ckdsl l10n check`` is where missing ones are reported). A language may be derived
+from another's file instead of translated (``sr-Latn``: the Serbian catalog
+transliterated, as its file declares: ``ckdsl.l10n.derived``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from typing import TYPE_CHECKING
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.jsondata import JsonObject, JsonValue, obj
-from ckdsl.l10n import plural
-from ckdsl.l10n.translit import to_latin_data
+from ckdsl.l10n import derived, plural
 from ckdsl.paths import locales_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.stamps import Stamp, StampedCache
@@ -30,8 +30,6 @@ from ckdsl.template import bad_fields, fields, fill
 if TYPE_CHECKING:
     from ckdsl.rules.ruleset import RuleSet
 
-DERIVED = {"sr-Latn": "sr"}
-"""Languages derived from another one by transliteration (offered when it has a file)."""
 REFERENCE = "en"
 """The language every other one is checked against."""
 
@@ -39,27 +37,61 @@ REFERENCE = "en"
 _TAG = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
 
 
+def locale_path(language: str, folder: Path | None = None) -> Path:
+    return (folder or locales_dir()) / f"{language}.yaml"
+
+
 def languages(folder: Path | None = None) -> tuple[str, ...]:
-    """The languages with a locale file (``rules/locales/<tag>.yaml``): any file there is
-    a language, English first, the others in order of their tags. Adding a language is
-    adding its file; no code lists them."""
+    """The translated languages: those with a locale file (``rules/locales/<tag>.yaml``)
+    of texts, English first, the others in order of their tags. Any file there is a
+    language; adding a language is adding its file, no code lists them."""
+    return _files(folder)[0]
+
+
+def derived_languages(folder: Path | None = None) -> tuple[str, ...]:
+    """The languages whose file derives them from another's (``derived:``), by tag."""
+    return _files(folder)[1]
+
+
+def _files(folder: Path | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    folder = folder or locales_dir()
     try:
-        names = os.listdir(folder or locales_dir())
+        names = os.listdir(folder)
     except OSError:
-        return (REFERENCE,)
-    tags = {n[: -len(".yaml")] for n in names if n.endswith(".yaml")}
-    found = sorted(t for t in tags if _TAG.fullmatch(t) and t != REFERENCE)
-    return (REFERENCE, *found)
+        return (REFERENCE,), ()
+    tags = sorted(
+        t
+        for t in (n[: -len(".yaml")] for n in names if n.endswith(".yaml"))
+        if _TAG.fullmatch(t) and t != REFERENCE
+    )
+    made = tuple(t for t in tags if derived.declares(locale_path(t, folder)))
+    return (REFERENCE, *(t for t in tags if t not in made)), made
 
 
 LANGUAGES = languages()
-"""The languages of the bundled locale files, read when ckdsl starts."""
+"""The translated languages of the bundled locale files, read when ckdsl starts."""
 
 
-def all_languages() -> tuple[str, ...]:
-    """Every language a command accepts: each locale file's, and those derived from one."""
-    own = languages()
-    return own + tuple(tag for tag, source in DERIVED.items() if source in own)
+def all_languages(folder: Path | None = None) -> tuple[str, ...]:
+    """Every language a command accepts: the translated ones, then the derived ones."""
+    translated, made = _files(folder)
+    return translated + made
+
+
+def derivation(language: str, folder: Path | None = None) -> derived.Derivation | None:
+    """Where the texts of ``language`` come from, if its file derives it from another's
+    (None for a translated language, or one with no file)."""
+    if language not in derived_languages(folder):
+        return None
+    locale, _ = load_locale_file(locale_path(language, folder))
+    return derived.derivation_of(locale.data) if locale is not None else None
+
+
+def source_language(language: str, folder: Path | None = None) -> str:
+    """The translated language whose file holds the texts of ``language`` (itself, unless
+    it is derived): what `l10n check` checks for it."""
+    found = derivation(language, folder)
+    return found.source if found is not None else language
 
 
 @dataclass
@@ -70,10 +102,6 @@ class LocaleFile:
     file: str
     data: JsonObject
     positions: Positions = field(default_factory=Positions)
-
-
-def locale_path(language: str, folder: Path | None = None) -> Path:
-    return (folder or locales_dir()) / f"{language}.yaml"
 
 
 _LOCALE_FILES: StampedCache[str, tuple[LocaleFile | None, tuple[Diagnostic, ...]]]
@@ -223,14 +251,30 @@ def language_data(
 
     Raises :class:`CkdslError` if the language does not exist or its file is broken.
     """
-    source = DERIVED.get(language, language)
-    if source not in languages(folder):
-        known = ", ".join(all_languages())
+    if language not in all_languages(folder):
+        known = ", ".join(all_languages(folder))
         raise CkdslError([Diagnostic("", 0, 0, f"unknown language '{language}' (known: {known})")])
+    made = _derivation_checked(language, folder)
+    source = made.source if made is not None else language
     data = copy.deepcopy(_shown_locale(locale_path(source, folder)))
     if ruleset is not None and isinstance(ruleset.names.get(source), dict):
         deep_merge(data, ruleset.names[source])
-    return obj(to_latin_data(data)) if language in DERIVED else data
+    return obj(derived.derive(made, data)) if made is not None else data
+
+
+def _derivation_checked(language: str, folder: Path | None) -> derived.Derivation | None:
+    """The derivation of ``language``; raises CkdslError if its file is broken or names a
+    source or a transliteration that does not exist."""
+    if language not in derived_languages(folder):
+        return None
+    locale, problems = load_locale_file(locale_path(language, folder))
+    if locale is not None:
+        problems += derived.problems(locale.data, locale.positions, languages(folder))
+    errors = [p for p in problems if p.severity == "error"]
+    made = derived.derivation_of(locale.data) if locale is not None else None
+    if errors or made is None:
+        raise CkdslError(errors or list(problems))
+    return made
 
 
 _SHOWN: StampedCache[str, JsonObject] = StampedCache(maxsize=32)

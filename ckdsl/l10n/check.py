@@ -12,6 +12,9 @@ For each language we report, at the exact key in its file:
   a message of the log names but its event has no such field (``ckdsl.events``);
 - plural: a plural category the language needs (per Babel/CLDR) is missing, or one it
   does not use is present;
+- glossary: a text that uses a word the locale's glossary avoids for a concept of the
+  game ("zasobów" where the Polish word is "surowiec": ``ckdsl.l10n.glossary``), or a
+  glossary term that is one of the words it avoids itself;
 - outdated: a translation made from an English text that has changed since (its
   fingerprint under ``sources:`` is not the current English's: ``ckdsl.l10n.sources``);
 - unverified: a translation that records no fingerprint, so a change in English could
@@ -29,24 +32,28 @@ event without its message is reported as missing.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ckdsl.datautil import deep_merge
-from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.diagnostics import Diagnostic, JsonPath, Pos
 from ckdsl.events import EVENTS, EventSpec
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue
-from ckdsl.l10n import plural
+from ckdsl.l10n import derived, plural
 from ckdsl.l10n.catalog import (
     REFERENCE,
     LocaleFile,
+    derived_languages,
     load_locale_file,
     locale_path,
     placeholders,
 )
 from ckdsl.l10n.catalog import languages as catalog_languages
 from ckdsl.l10n.events import placeholders as event_placeholders
+from ckdsl.l10n.glossary import SECTION as GLOSSARY
+from ckdsl.l10n.glossary import Term, avoided_in, terms_of
+from ckdsl.l10n.inline import LABELS, definition, place_of_missing, variant_files
 from ckdsl.l10n.sources import SECTION, compare, recorded_of
 from ckdsl.rules.checks import improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
@@ -73,6 +80,7 @@ KINDS = (
     "stale",
     "placeholder",
     "plural",
+    "glossary",
     "outdated",
     "unverified",
 )
@@ -200,10 +208,13 @@ def check_languages(
     languages: tuple[str, ...] | None = None,
     folder: Path | None = None,
 ) -> list[Finding]:
-    """Findings for each of ``languages`` (default: every locale file's; English is
-    checked against the rule set)."""
+    """Findings for each of ``languages`` (default: every translated language's file;
+    English is checked against the rule set), and for the files of the languages derived
+    from them (``ckdsl.l10n.derived``: that their source and transliteration exist)."""
+    every = languages is None
     if languages is None:
         languages = catalog_languages(folder)
+    chosen = languages
     english, problems = _load(REFERENCE, ruleset, folder)
     findings = [Finding(REFERENCE, "invalid", p) for p in problems]
     if english is None or problems:
@@ -211,14 +222,30 @@ def check_languages(
     units = expected_units(ruleset.data, english.data)
     for language in languages:
         if language == REFERENCE:
-            findings += _check_one(english, None, units)
+            findings += _check_one(english, None, units, _placer(ruleset, language))
             continue
         locale, problems = _load(language, ruleset, folder)
         findings += [Finding(language, "invalid", p) for p in problems]
         if locale is not None and not problems:  # a broken file: fix it first
-            findings += _check_one(locale, english, units)
+            findings += _check_one(locale, english, units, _placer(ruleset, language))
             findings += _check_sources(language, folder)
-    return findings
+    return findings + _check_derived(folder, None if every else chosen)
+
+
+def _check_derived(folder: Path | None, sources: tuple[str, ...] | None) -> list[Finding]:
+    """Problems of the files of derived languages (all of them, or those derived from one
+    of ``sources``): their texts are their source's, checked as its own."""
+    out = []
+    for tag in derived_languages(folder):
+        locale, problems = load_locale_file(locale_path(tag, folder))
+        made = derived.derivation_of(locale.data) if locale is not None else None
+        if sources is not None and (made is None or made.source not in sources):
+            continue
+        if locale is not None:
+            translated = catalog_languages(folder)
+            problems += derived.problems(locale.data, locale.positions, translated)
+        out += [Finding(tag, "invalid", p) for p in problems]
+    return out
 
 
 def _check_sources(language: str, folder: Path | None) -> list[Finding]:
@@ -296,25 +323,36 @@ def inline_unknown_ids(ruleset: RuleSet) -> list[Diagnostic]:
     return out
 
 
-def unnamed_colours(ruleset: RuleSet) -> list[Diagnostic]:
-    """A warning for each player colour without an English name (a variant's new colour):
-    the log would call that player by the id."""
+def unnamed_ids(ruleset: RuleSet) -> list[Diagnostic]:
+    """A warning for each id of the rule set English does not name, nor the variant in
+    its `names: en:` block (a new card, piece, colour, ...), at the id: it would be shown
+    by its id, in every language (they fall back to English)."""
     english, _ = _load(REFERENCE, ruleset, None)
-    names = english.data.get("names") if english is not None else None
-    known = names.get("colours") if isinstance(names, dict) else None
-    parameters = ruleset.data.get("parameters")
-    colours = parameters.get("player_colours") if isinstance(parameters, dict) else None
+    data = english.data if english is not None else {}
+    present = present_units(data)
     out = []
-    for i, colour in enumerate(colours if isinstance(colours, list) else []):
-        if isinstance(colour, str) and not (isinstance(known, dict) and colour in known):
-            path: JsonPath = ("parameters", "player_colours", i)
-            diagnostic = Diagnostic.at(
-                ruleset.positions.value(path),
-                f"the player colour '{colour}' has no English name: the log would say "
-                f"'{colour}'; add it under `names: en: names: colours:`",
-                path,
+    for path in expected_units(ruleset.data, data):
+        if path[0] not in ("names", "cards") or path in present:
+            continue
+        key = str(path[1] if path[0] == "cards" else path[2])
+        if path[0] == "cards" and path[2] == "text":
+            message = (
+                f"the card '{key}' has no English text: `ckdsl cards` and `explain` would "
+                f"show none; add it under `names: en: cards: {key}: text:`"
             )
-            out.append(replace(diagnostic, severity="warning"))
+        elif path[0] == "cards":
+            message = (
+                f"the card '{key}' has no English name: the log would say '{key}'; add it "
+                f"under `names: en: cards: {key}: name:`"
+            )
+        else:
+            label = LABELS.get(str(path[1]), str(path[1]))
+            message = (
+                f"the {label} '{key}' has no English name: the log would say '{key}'; add "
+                f"it under `names: en: names: {path[1]}:`"
+            )
+        diagnostic = Diagnostic.at(definition(ruleset, path), message, path)
+        out.append(replace(diagnostic, severity="warning"))
     return out
 
 
@@ -330,12 +368,50 @@ def _load(
         deep_merge(data, inline)
         positions = locale.positions.copy()
         positions.graft(ruleset.name_positions, (language,), ())
+        _acknowledge(data, positions, locale, ruleset.name_positions.value, inline)
         locale = LocaleFile(language, locale.file, data, positions)
     return locale, problems
 
 
+def _acknowledge(
+    data: JsonObject,
+    positions: Positions,
+    locale: LocaleFile,
+    inline_at: Callable[[JsonPath], Pos],
+    inline: JsonObject,
+) -> None:
+    """The variant's ``same_as_english`` entries after the locale file's own (merging
+    would put them in its place), each at its own line in the variant."""
+    extra = _list(inline.get("same_as_english"))
+    if not extra:
+        return
+    own = _list(locale.data.get("same_as_english"))
+    data["same_as_english"] = [*own, *extra]
+    for i in range(len(own)):
+        positions.set(("same_as_english", i), locale.positions.value(("same_as_english", i)))
+    for j in range(len(extra)):
+        positions.set(
+            ("same_as_english", len(own) + j), inline_at((locale.language, "same_as_english", j))
+        )
+
+
+Placer = Callable[[JsonPath], "tuple[Pos, str] | None"]
+"""Where a missing entry goes, when a variant defines its id (``ckdsl.l10n.inline``)."""
+
+
+def _placer(ruleset: RuleSet, language: str) -> Placer:
+    if not variant_files(ruleset):
+        return lambda path: None
+    return lambda path: (
+        place_of_missing(ruleset, language, path) if path[0] in ("names", "cards") else None
+    )
+
+
 def _check_one(
-    locale: LocaleFile, english: LocaleFile | None, units: dict[JsonPath, bool]
+    locale: LocaleFile,
+    english: LocaleFile | None,
+    units: dict[JsonPath, bool],
+    placer: Placer = lambda path: None,
 ) -> list[Finding]:
     lang = locale.language
     pos = locale.positions
@@ -350,18 +426,12 @@ def _check_one(
 
     for path in units:
         if path not in present:
-            out.append(
-                Finding(
-                    lang,
-                    "missing",
-                    Diagnostic.at(
-                        pos.nearest_key(path),
-                        f"missing: {dotted(path)} has no {_language_name(lang)} text"
-                        + _english_of(ref.get(path)),
-                        path,
-                    ),
-                )
+            message = f"missing: {dotted(path)} has no {_language_name(lang)} text" + _english_of(
+                ref.get(path)
             )
+            placed = placer(path)  # a variant's id: in the variant, not the bundled file
+            where, notes = (placed[0], [placed[1]]) if placed else (pos.nearest_key(path), [])
+            out.append(Finding(lang, "missing", Diagnostic.at(where, message, path, notes)))
     out += _extra(locale, units)
     if english is None:
         out += _unknown_event_messages(locale)
@@ -429,6 +499,7 @@ def _check_one(
                         f"list '{key}' under same_as_english",
                         False,
                     )
+    out += _glossary(locale, present, units)
     if english is not None:
         for i, entry in enumerate(_array(locale.data.get("same_as_english"))):
             if entry not in compared:
@@ -439,6 +510,52 @@ def _check_one(
                     "identical to English",
                     False,
                 )
+    return out
+
+
+def _glossary(
+    locale: LocaleFile, present: Mapping[JsonPath, JsonValue], units: Mapping[JsonPath, bool]
+) -> list[Finding]:
+    """Texts that use a word the glossary avoids, once per entry and concept, at the
+    entry's key (the first form that uses it, for plural forms); and glossary terms that
+    are one of their own avoided words (the check could never pass)."""
+    terms = terms_of(locale.data)
+    pos = locale.positions
+    out = []
+
+    def concept(term: Term) -> str:
+        return term.concept.replace("_", " ")
+
+    def add(path: JsonPath, message: str, note: str) -> None:
+        diagnostic = Diagnostic.at(pos.key(path), message, path, [note])
+        out.append(Finding(locale.language, "glossary", diagnostic))
+
+    for term in terms:
+        found = avoided_in(term.term, term)
+        if found is not None:
+            add(
+                (GLOSSARY, term.concept, "term"),
+                f"glossary: the term '{term.term}' of {concept(term)} is one of the words "
+                f"it avoids ('{found}')",
+                "take that word out of `avoid`, or list the form under `allow`",
+            )
+    for path, value in present.items():
+        if path not in units:
+            continue
+        texts = [v for v in value.values()] if isinstance(value, dict) else [value]
+        for term in terms:
+            found = next(
+                (w for t in texts if isinstance(t, str) and (w := avoided_in(t, term))), None
+            )
+            if found is None:
+                continue
+            add(
+                path,
+                f"glossary: {dotted(path)} says '{found}' for {concept(term)}: the "
+                f"{_language_name(locale.language)} word is '{term.term}'",
+                f"the {locale.language} glossary avoids for {concept(term)}: "
+                f"{', '.join(term.avoid)} ({GLOSSARY}.{term.concept} in {locale.language}.yaml)",
+            )
     return out
 
 

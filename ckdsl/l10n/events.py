@@ -4,12 +4,14 @@ The engine logs who did what with ids and numbers only (``{"event": "build", "pl
 "piece": "road", "at": 17}``); this module turns that into a sentence of any language,
 so a saved game reads the same in all six. How each field is shown follows from its type
 in the event schema (``ckdsl.events``): a player by colour, goods counted, ids by their
-names, a flag not at all; which message tells an event is the schema's too.
+names, a flag not at all; which message tells an event is the schema's too. An event the
+schema marks ``run`` (a discard: one event per card) is told once per run of consecutive
+such events by one player: "Red discards 4 cards: 2 brick, 1 wool, 1 ore".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ckdsl.events import EVENTS, EventSpec, FieldSpec, FieldType, fields_of_type, spec_of
 from ckdsl.l10n.catalog import Catalog
@@ -33,7 +35,10 @@ its name and ``goods``)."""
 
 
 def placeholders(spec: EventSpec) -> frozenset[str]:
-    """The ``{placeholders}`` a message telling this event may use."""
+    """The ``{placeholders}`` a message telling this event may use: for a run, the
+    player, the run's goods and their number (one good of it means nothing)."""
+    if spec.run:
+        return frozenset({"player", "goods", "count"})
     names: set[str] = set()
     for f in spec.fields:
         names.update(_FILLS.get(f.type, (f.name,)))
@@ -42,16 +47,51 @@ def placeholders(spec: EventSpec) -> frozenset[str]:
     return frozenset(names)
 
 
+Event = Mapping[str, object]
+
+
+def runs(events: Iterable[Event]) -> Iterator[list[Event]]:
+    """``events`` in groups: each run of consecutive events of a ``run`` kind by one
+    player together (discards after a 7, player by player), every other event alone."""
+    group: list[Event] = []
+    for event in events:
+        if group and _continues(group[-1], event):
+            group.append(event)
+            continue
+        if group:
+            yield group
+        group = [event]
+    if group:
+        yield group
+
+
+def _continues(last: Event, event: Event) -> bool:
+    kind = event.get("event")
+    spec = spec_of(str(kind))
+    return (
+        spec is not None
+        and spec.run
+        and last.get("event") == kind
+        and last.get("player") == event.get("player")
+    )
+
+
 class EventRenderer:
     """Renders events for one game: the catalog, the players' colours, and how to name a
     place (edge ids are written as their two intersections, "12-13")."""
 
     def __init__(
-        self, catalog: Catalog, colours: Sequence[str], place: Callable[[str, int], str]
+        self,
+        catalog: Catalog,
+        colours: Sequence[str],
+        place: Callable[[str, int], str],
+        goods: Sequence[str] = (),
     ) -> None:
         self.catalog = catalog
         self.colours = colours
         self.place = place
+        self._order = {good: i for i, good in enumerate(goods)}
+        """The rule set's order of the goods, for the goods of a run."""
         self._fields: dict[str, Mapping[str, FieldSpec]] = {}  # event kind -> its fields
         self._players: dict[int, str] = {}
 
@@ -69,6 +109,37 @@ class EventRenderer:
         name = self.catalog.name("levels", level)
         return name if name != level else self.catalog.name("knight_levels", level)
 
+    def lines(self, events: Iterable[Event]) -> list[str]:
+        """The readable log of ``events``: a line per event it shows, a run (discards
+        after a 7, player by player) in one line."""
+        out = []
+        for group in runs(events):
+            line = self.render(group[0]) if len(group) == 1 else self.render_run(group)
+            if line is not None:
+                out.append(line)
+        return out
+
+    def render_run(self, events: Sequence[Event]) -> str:
+        """The sentence for a run of events of one ``run`` kind by one player: their goods
+        summed, in the rule set's order of the goods (any other as first given), and
+        their number."""
+        kind = str(events[0].get("event"))
+        spec = spec_of(kind)
+        amounts: dict[str, int] = {}
+        for event in events:
+            good = event.get("good")
+            if isinstance(good, str):  # a masked one is counted, not named
+                amounts[good] = amounts.get(good, 0) + 1
+        order = self._order
+        amounts = dict(sorted(amounts.items(), key=lambda item: order.get(item[0], len(order))))
+        player = events[0].get("player")
+        values = {
+            "player": self.player(player) if isinstance(player, int) and player >= 0 else "",
+            "goods": self.goods(amounts),
+        }
+        message = spec.message_for(events[0]) if spec is not None else None
+        return self.catalog.message(message or f"log_{kind}", len(events), **values)
+
     def render(self, event: Mapping[str, object]) -> str | None:
         """The sentence for ``event``, or None for an event the readable log leaves out.
 
@@ -77,6 +148,8 @@ class EventRenderer:
         spec = spec_of(kind)
         if spec is not None and spec.quiet:
             return None
+        if spec is not None and spec.run:
+            return self.render_run([event])
         count: int | None = None
         values: dict[str, object] = {}
         fields = self._fields.get(kind)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ckdsl.l10n import plural
 from ckdsl.l10n.catalog import REFERENCE, locale_path
+from ckdsl.l10n.glossary import SECTION as GLOSSARY
 from ckdsl.l10n.sources import HEADER, SECTION
 
 # `  key: value` (a value that is not a block scalar or a flow mapping)
@@ -61,11 +62,15 @@ def untranslated(lines: Sequence[str], language: str, section: str = "") -> list
             section = line.split(":", 1)[0]
             if section == "language":
                 out.append(f"language: {language}")
-            elif section in ("same_as_english", SECTION):
+            elif section in ("same_as_english", SECTION, GLOSSARY):
+                body = []
+                while k < len(lines) and (lines[k].startswith(" ") or not lines[k].strip()):
+                    body.append(lines[k])
+                    k += 1
                 if section == "same_as_english":
                     out.append("same_as_english: []")
-                while k < len(lines) and (lines[k].startswith(" ") or not lines[k].strip()):
-                    k += 1
+                elif section == GLOSSARY:
+                    out += _glossary(body, language)
             else:
                 out.append(line)
             continue
@@ -95,3 +100,20 @@ def untranslated(lines: Sequence[str], language: str, section: str = "") -> list
         else:
             out.append(f'{entry["indent"]}{entry["key"]}: ""  # en: {value}')
     return out
+
+
+def _glossary(english: Sequence[str], language: str) -> list[str]:
+    """An empty glossary, English's below it as comments: the words of one language are
+    no guide to another's (English's avoided words mean nothing in German), but its
+    concepts are the ones to decide on."""
+    out = [
+        f"{GLOSSARY}: {{}}",
+        f"  # English's, for its concepts: write {language}'s words in place of the {{}} above,",
+        '  # as `concept: {term: ..., avoid: [...]}` (docs/l10n.md, "Glossary").',
+    ]
+    out += [
+        f"  # {line.strip()}"
+        for line in english
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    return [*out, ""]

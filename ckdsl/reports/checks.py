@@ -5,9 +5,11 @@ data and as lines. The diagnostics themselves print as ``Diagnostic.format`` giv
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypedDict
 
 from ckdsl.diagnostics import Diagnostic, display_path
+from ckdsl.l10n.catalog import source_language
 from ckdsl.l10n.check import KINDS, Finding
 from ckdsl.validate import Report
 
@@ -57,10 +59,13 @@ def error_count(diagnostics: Sequence[Diagnostic]) -> str | None:
     return f"{n} error{'s' if n != 1 else ''}"
 
 
-def chosen_languages(langs: Sequence[str], default: tuple[str, ...]) -> tuple[str, ...]:
-    """The locales to check for ``--lang`` options: sr-Latn is derived from sr, so it is
-    checked as sr; each once, in the order given; none given: ``default``."""
-    chosen = tuple(dict.fromkeys(("sr" if lang == "sr-Latn" else lang) for lang in langs))
+def chosen_languages(
+    langs: Sequence[str], default: tuple[str, ...], folder: Path | None = None
+) -> tuple[str, ...]:
+    """The locales to check for ``--lang`` options: a derived language (sr-Latn) is
+    checked as the language it is derived from (sr); each once, in the order given; none
+    given: ``default``."""
+    chosen = tuple(dict.fromkeys(source_language(lang, folder) for lang in langs))
     return chosen or default
 
 

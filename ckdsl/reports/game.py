@@ -62,14 +62,14 @@ def log_renderer(game: Game, catalog: Catalog) -> EventRenderer:
     def place(piece: str, at: int) -> str:
         return edge_name(game, at) if piece == "road" else str(at)
 
-    return EventRenderer(catalog, colours(game), place)
+    return EventRenderer(catalog, colours(game), place, game.rules.goods)
 
 
 def game_lines(game: Game, catalog: Catalog) -> list[str]:
     """The log in the catalog's language, a blank line, then the final scores."""
 
     renderer = log_renderer(game, catalog)
-    lines = [line for line in map(renderer.render, game.events) if line is not None]
+    lines = renderer.lines(game.events)  # a run of discards in one line
     return [*lines, "", *score_lines(game, catalog)]
 
 

@@ -105,7 +105,7 @@ def variant_schema() -> JsonObject:
     locale_parts = {
         k: _rename_refs(v, "locale_")
         for k, v in locale["properties"].items()
-        if k in ("names", "counted", "cards", "messages")
+        if k in ("names", "counted", "cards", "messages", "same_as_english")
     }
 
     return {

@@ -213,20 +213,21 @@ class Table:
         return [visible_event(e, viewer) for e in events]
 
     def _show_events(self, pace: bool = False) -> None:
-        events = self.game.events[self.shown :]
-        self.shown = len(self.game.events)
+        # A run still going on (the person discarding after a 7, card by card) is held
+        # back, to be shown in one line once it ends.
+        end = max(self.shown, len(self.game.events) - _unfinished_run(self.game))
+        events = self.game.events[self.shown : end]
+        self.shown = end
         renderer = log_renderer(self.game, self.catalog)
-        for event in self._visible(events):
-            line = renderer.render(event)
-            if line:
-                self.console.say(line)
-                if pace and self.delay:
-                    time.sleep(self.delay)
+        for line in renderer.lines(self._visible(events)):
+            self.console.say(line)
+            if pace and self.delay:
+                time.sleep(self.delay)
 
     def _show_log(self, count: int) -> None:
         renderer = log_renderer(self.game, self.catalog)
-        lines = [renderer.render(e) for e in self._visible(self.game.events)]
-        self.console.say("\n".join([line for line in lines if line][-count:]))
+        lines = renderer.lines(self._visible(self.game.events))
+        self.console.say("\n".join(lines[-count:]))
 
     def _write_board(self, path: Path) -> None:
         title = f"turn {self.game.state.turn}"
@@ -291,3 +292,18 @@ def play_at_table(
     table = Table(game, setup, seats, catalog, make_console(), delay, save_path)
     code = table.run()
     return table.game, code
+
+
+def _unfinished_run(game: Game) -> int:
+    """How many of the last events are a run the decision owed now goes on with: the
+    discards of the player who owes another discard (``ckdsl.l10n.events.runs``)."""
+    decision = game.peek()
+    events = game.events
+    if decision is None or decision.kind != "discard" or not events:
+        return 0
+    n = 0
+    for event in reversed(events):
+        if event.get("event") != "discard" or event.get("player") != decision.player:
+            break
+        n += 1
+    return n

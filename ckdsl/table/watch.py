@@ -44,7 +44,7 @@ def steps(game: Game, catalog: Catalog, answers: Iterator[Option]) -> Iterator[S
             game.answer(option)
         if len(game.events) == first and done:
             return
-        lines = [line for line in map(renderer.render, game.events[first:]) if line]
+        lines = renderer.lines(game.events[first:])  # a turn holds whole runs of discards
         yield Step(turn, lines, status_lines(game, catalog))
 
 

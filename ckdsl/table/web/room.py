@@ -167,7 +167,7 @@ class Room:
         colours = rules.names("player_colours")
         me = state.players[seat]
         renderer = log_renderer(game, catalog)
-        log = [renderer.render(visible_event(e, seat)) for e in game.events[-4 * LOG_LINES :]]
+        log = renderer.lines(visible_event(e, seat) for e in game.events[-4 * LOG_LINES :])
         mine = not state.over and game.pending.player == seat
         players = [
             {
@@ -207,7 +207,7 @@ class Room:
                 for card in me.progress
             ],
             "board": position_svg(game, catalog, highlight=mine, seat=seat),
-            "log": [line for line in log if line][-LOG_LINES:],
+            "log": log[-LOG_LINES:],
             "heading": self._heading(catalog, seat, mine),
             "pending": {
                 "player": game.pending.player,
