@@ -424,7 +424,13 @@ def test_folders_nested_thousands_deep_are_not_searched_past_a_depth(tmp_path: P
         deep = deep / "a"
         deep.mkdir()
     (deep / "s.yaml").write_text("steps: []\n")
-    for command in ("validate", "scenario"):
-        result = CliRunner().invoke(cli, [command, str(tmp_path / "a")])
-        assert result.exit_code == 1 and "internal error" not in result.output
-        assert "folders are nested more than 32 deep here: not searched" in result.output
+    try:
+        for command in ("validate", "scenario"):
+            result = CliRunner().invoke(cli, [command, str(tmp_path / "a")])
+            assert result.exit_code == 1 and "internal error" not in result.output
+            assert "folders are nested more than 32 deep here: not searched" in result.output
+    finally:  # from the bottom up: pytest's own clean-up recurses, and would fail
+        (deep / "s.yaml").unlink()
+        while deep != tmp_path:
+            deep.rmdir()
+            deep = deep.parent
