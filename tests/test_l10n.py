@@ -240,3 +240,42 @@ def test_a_played_log_has_no_english_in_another_language(tmp_path: Path) -> None
                     continue
                 assert line != said and "⟨en⟩" not in line and "{" not in line, (lang, line)
                 assert str(event.get("reason", "\0")) not in line, (lang, line)
+
+
+def test_player_names_take_the_case_a_message_asks_for() -> None:
+    """Issue 17, item 6: Polish and Serbian name a player in the case the sentence needs
+    ("graczowi Czerwonemu", "од играча Црвеног"), from `player_forms` in their files."""
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.l10n.events import EventRenderer
+    from ckdsl.session import load_rules
+
+    ruleset = load_rules("base").ruleset
+    steal = {"event": "steal", "player": 2, "victim": 0}
+    trade = {"event": "trade", "player": 2, "partner": 3, "give": {"ore": 1}, "get": {"wool": 1}}
+    said = {}
+    for lang in ("pl", "sr", "sr-Latn", "en"):
+        renderer = EventRenderer(load_catalog(lang, ruleset), ["red", "blue", "white", "orange"],
+                                 lambda p, at: str(at))  # fmt: skip
+        said[lang] = (renderer.render(steal), renderer.render(trade))
+    assert said["pl"] == ("Biały kradnie kartę graczowi Czerwonemu",
+                          "Biały wymienia z graczem Pomarańczowym (oddaje: 1 karta rudy; "
+                          "otrzymuje: 1 karta wełny)")  # fmt: skip
+    assert said["sr"][0] == "Бели краде карту од играча Црвеног"
+    assert said["sr-Latn"][0] == "Beli krade kartu od igrača Crvenog"
+    assert said["en"][0] == "White steals a card from Red"
+
+
+def test_a_form_of_a_player_name_must_be_declared(locales_copy: Callable[..., Path]) -> None:
+    """`{victim_dative}` is a placeholder only where the locale declares the form."""
+    from ckdsl.l10n.check import check_languages
+
+    ruleset = load_ruleset()[0]
+    assert ruleset is not None
+    used = ('{player} vole une carte à {victim}"', '{player} vole une carte à {victim_dative}"')
+    folder = locales_copy({"fr.yaml": [used]})
+    found = [f for f in check_languages(ruleset, ("fr",), folder) if f.kind == "placeholder"]
+    assert len(found) == 1 and "{victim_dative}" in found[0].diagnostic.message
+    fr = folder / "fr.yaml"
+    forms = "\nplayer_forms:\n  dative: {red: Rouge}\n\ncards:\n"
+    fr.write_text(fr.read_text(encoding="utf-8").replace("\ncards:\n", forms, 1), encoding="utf-8")
+    assert [f for f in check_languages(ruleset, ("fr",), folder) if f.kind == "placeholder"] == []

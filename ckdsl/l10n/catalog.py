@@ -194,6 +194,19 @@ class Catalog:
             return key
         return self._format(found, count, values)
 
+    def player_forms(self, colour: str) -> dict[str, str]:
+        """The colour's name in each grammatical form this language declares
+        (``player_forms``: {"dative": "Czerwonemu", ...}), the name where a form lacks it."""
+        forms = self.data.get("player_forms")
+        if not isinstance(forms, dict):
+            return {}
+        name = self.name("colours", colour)
+        out = {}
+        for form, by_colour in forms.items():
+            found = by_colour.get(colour) if isinstance(by_colour, dict) else None
+            out[str(form)] = found if isinstance(found, str) else name
+        return out
+
     def has_message(self, key: str) -> bool:
         """Whether some locale (this language's, or English's) has message ``key``."""
         return self._lookup("messages", key) is not None

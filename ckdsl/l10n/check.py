@@ -460,7 +460,7 @@ def _check_one(
             if not isinstance(text, str):
                 continue
             fpath = (*path, cat) if cat else path
-            names = placeholders(text)
+            names = _without_forms(placeholders(text), event, locale.data)
             fields = event_placeholders(event) if event is not None else None
             if names is None:
                 add(
@@ -606,6 +606,22 @@ def _english_of(value: JsonValue) -> str:
         return ""
     text = " ".join(value.split())
     return f' (English: "{text if len(text) <= 80 else text[:77] + "..."}")'
+
+
+def _without_forms(
+    names: set[str] | None, event: EventSpec | None, data: JsonObject
+) -> set[str] | None:
+    """``names`` with each ``{victim_dative}`` (a player field in a form the locale
+    declares under ``player_forms``) read as the field itself, ``{victim}``."""
+    forms = data.get("player_forms")
+    if names is None or event is None or not isinstance(forms, dict):
+        return names
+    players = {f.name for f in event.fields if f.type == "player"}
+    out = set()
+    for name in names:
+        field, _, form = name.rpartition("_")
+        out.add(field if field in players and form in forms else name)
+    return out
 
 
 def _placeholder_set(forms: Mapping[str, JsonValue]) -> set[str] | None:

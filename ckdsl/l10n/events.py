@@ -94,12 +94,21 @@ class EventRenderer:
         """The rule set's order of the goods, for the goods of a run."""
         self._fields: dict[str, Mapping[str, FieldSpec]] = {}  # event kind -> its fields
         self._players: dict[int, str] = {}
+        self._forms: dict[int, dict[str, str]] = {}
 
     def player(self, index: int) -> str:
         name = self._players.get(index)
         if name is None:
             name = self._players[index] = self.catalog.name("colours", self.colours[index])
         return name
+
+    def player_fills(self, key: str, index: int) -> dict[str, object]:
+        """What a player field fills: ``{victim}``, and ``{victim_<form>}`` for each form
+        of the player's name the language declares (``player_forms``: its cases)."""
+        forms = self._forms.get(index)
+        if forms is None:
+            forms = self._forms[index] = self.catalog.player_forms(self.colours[index])
+        return {key: self.player(index), **{f"{key}_{form}": n for form, n in forms.items()}}
 
     def goods(self, amounts: Mapping[str, int]) -> str:
         return ", ".join(self.catalog.counted(good, n) for good, n in amounts.items())
@@ -180,7 +189,7 @@ class EventRenderer:
             return {"reason": catalog.message(str(value.get("key")), None, **fields)}
         if isinstance(value, int):
             if kind == "player":
-                return {key: self.player(value) if value >= 0 else ""}
+                return self.player_fills(key, value) if value >= 0 else {key: ""}
             if kind in ("place", "intersection", "edge"):
                 piece = event.get("piece") if kind == "place" else ""
                 return {key: self.place("road" if kind == "edge" else str(piece or ""), value)}
