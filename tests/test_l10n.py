@@ -279,3 +279,33 @@ def test_a_form_of_a_player_name_must_be_declared(locales_copy: Callable[..., Pa
     forms = "\nplayer_forms:\n  dative: {red: Rouge}\n\ncards:\n"
     fr.write_text(fr.read_text(encoding="utf-8").replace("\ncards:\n", forms, 1), encoding="utf-8")
     assert [f for f in check_languages(ruleset, ("fr",), folder) if f.kind == "placeholder"] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "pl", "pt", "sr", "sr-Latn"])
+def test_every_message_renders_in_every_language(lang: str) -> None:
+    """Issue 17, item 4: every message of English, with a value for each of its fields,
+    reads in each language with no placeholder, fallback mark or key left over, and not
+    as English reads unless the locale says the text is the same (`same_as_english`)."""
+    import yaml
+
+    from ckdsl.l10n.catalog import FALLBACK_MARK, load_catalog, locale_path
+    from ckdsl.l10n.check import placeholders
+
+    ruleset = load_ruleset()[0]
+    english, catalog = load_catalog("en", ruleset), load_catalog(lang, ruleset)
+    source = lang.split("-")[0]
+    data = yaml.safe_load(locale_path(source).read_text(encoding="utf-8"))
+    same = set(data.get("same_as_english") or ())
+    messages = yaml.safe_load(locale_path("en").read_text(encoding="utf-8"))["messages"]
+    for key, text in messages.items():
+        forms = text if isinstance(text, dict) else {"other": text}
+        fields = set().union(*(placeholders(t) or set() for t in forms.values())) - {"count"}
+        values = {name: f"<{name}>" for name in fields}
+        forms = catalog.data.get("player_forms") or {}
+        values |= {f"{name}_{form}": f"<{name} {form}>" for name in fields for form in forms}
+        for count in (1, 2, 5):
+            line = catalog.message(key, count, **values)
+            raw = key in line if "_" in key else line == key  # the key shown for the text
+            assert "{" not in line and FALLBACK_MARK not in line and not raw, (key, line)
+            if lang != "en" and f"messages.{key}" not in same:
+                assert line != english.message(key, count, **values), (key, line)
