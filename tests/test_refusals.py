@@ -14,6 +14,7 @@ board and the rule set (and ids just off the board), is asked of
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -23,6 +24,7 @@ from ckdsl.engine.decisions import IllegalAnswer, Option, Refusal
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer, readings
 from ckdsl.engine.refusals import explain
+from ckdsl.engine.state import ACTION, ACTIVATED_THIS_TURN, PROMOTION
 from ckdsl.l10n.catalog import FALLBACK_MARK, LANGUAGES, load_catalog
 from ckdsl.l10n.refusals import render
 from ckdsl.session import GameSetup, start
@@ -72,6 +74,11 @@ def candidates(game: Game) -> Iterator[Option]:
     yield from (("action", a) for a in rules.programs.actions)
     for verb in ("roll", "end", "accept", "decline", "cancel", "pass", "do", "skip", "done"):
         yield (verb,)
+    # Ids of the wrong kind, as a raw answer may name them: a good for a card, a card for
+    # a good, a player who does not play.
+    yield from (("improve", "brick"), ("play", "brick"), ("discard", "bishop"), ("take", "bishop"))
+    yield from (("bank", "bishop", "brick"), ("reward", "brick"), ("action", "brick"))
+    yield from (("steal", game.n), ("discard_card", "brick"), ("partner", game.n))
 
 
 def positions(setup: GameSetup) -> Iterator[tuple[str, Game]]:
@@ -112,6 +119,54 @@ def test_every_refused_answer_says_why_and_no_offered_one_is_refused(setup: Game
         assert game.state.digest() == digest  # explaining changes nothing
 
 
+def mutated(game: Game, rng: random.Random) -> Game:
+    """A copy of ``game`` with a few of what the rules read changed at random, so the
+    positions reach what random play rarely does: a rich hand (the price paid, the rules'
+    conditions asked), an empty bank or deck, no piece left, knights that acted or were
+    promoted this turn, a track at its top, the robber locked or not."""
+    new = game.clone(log=False)
+    state, rules = new.state, new.rules
+    for me in state.players:
+        if rng.random() < 0.7:
+            me.hand = [rng.choice((0, 2, 5)) for _ in me.hand]
+        if rng.random() < 0.3:
+            me.supply[rng.choice(sorted(me.supply))] = 0
+        if rng.random() < 0.3 and rules.tracks:
+            t = rng.randrange(len(rules.tracks))
+            me.levels[t] = rng.choice((0, 3, len(rules.tracks[t].levels)))
+        for k in me.knights:
+            state.knight_flags[k] = rng.choice((0, 0, ACTIVATED_THIS_TURN, PROMOTION, ACTION))
+            state.knight_active[k] = rng.random() < 0.6
+            state.knight_level[k] = rng.randint(1, len(rules.knight_levels))
+    for g in range(len(state.bank)):
+        if rng.random() < 0.2:
+            state.bank[g] = 0
+    for deck in state.decks:
+        if rng.random() < 0.2:
+            deck.clear()
+    state.robber_unlocked = rng.random() < 0.5
+    new.refresh(list_now=True)
+    return new
+
+
+@pytest.mark.parametrize("setup", GAMES[:3] + GAMES[4:6], ids=lambda s: f"{s.rules}#{s.seed}")
+def test_mutated_positions_agree_too(setup: GameSetup) -> None:
+    """The same both ways, on positions changed at random (``mutated``)."""
+    rng = random.Random(setup.seed)
+    for where, game in positions(setup):
+        if game.pending.kind not in ("main", "roll", "phase") or rng.random() < 0.5:
+            continue
+        changed = mutated(game, rng)
+        decision = changed.pending
+        for option in decision.options:
+            assert explain(changed, decision, option) is None, (where, decision.kind, option)
+        for option in candidates(changed):
+            if option not in decision.options:
+                why = explain(changed, decision, option)
+                assert why is not None and why.key != "refused_not_legal", (where, option)
+                FOUND.setdefault(why.key, why)
+
+
 @pytest.mark.parametrize("setup", GAMES[:2] + GAMES[3:5], ids=lambda s: s.rules)
 def test_game_answer_refuses_with_the_reason(setup: GameSetup) -> None:
     """``Game.answer`` and ``parse_answer`` give the reason ``explain`` gives."""
@@ -142,17 +197,42 @@ def test_game_answer_refuses_with_the_reason(setup: GameSetup) -> None:
         game.answer(bots[decision.player].choose(game.view(decision.player)))
 
 
-def test_every_reason_met_reads_in_every_language() -> None:
-    """The reasons the random positions met (run after them), each in each language:
-    complete, no placeholder left, no English fallback."""
+def test_every_reason_met_fills_its_placeholders() -> None:
+    """The reasons the random positions met (run after them) carry every field their
+    English message names."""
     if not FOUND:
-        pytest.skip("run with the test of the positions")
-    for language in LANGUAGES:
-        catalog = load_catalog(language)
-        for key, why in FOUND.items():
-            text = render(catalog, key, why.fields)
-            assert "{" not in text.replace("{{", "") and not text.startswith(key), (language, key)
-            assert FALLBACK_MARK not in text, (language, key)
+        pytest.skip("run with the tests of the positions")
+    english = load_catalog("en")
+    for key, why in FOUND.items():
+        text = render(english, key, why.fields)
+        assert "{" not in text and FALLBACK_MARK not in text and text != key, (key, text)
+
+
+SAMPLE = {
+    "at": 12, "to": 13, "other": 7, "tile": 4, "player": "blue", "victim": "white",
+    "cost": {"brick": 1, "lumber": 1}, "held": {"brick": 0}, "need": {"wool": 4},
+    "goods": {"ore": 2}, "good": "grain", "piece": "city_wall", "level": "mighty_knight",
+    "improvement": "fortress", "track": "politics", "card": "bishop", "deck": "science",
+    "id": "gems", "text": "2 gems", "answer": "biuld road 1-2",     "legal": "'roll'", "total": 30, "move": "displace", "condition": "level(other) < 2",
+    "moves": ["road", "settlement"], "action": "mercenary", "reason": "why not",
+    "decision": "discard", "asked": "robber", "count": 2,
+}  # fmt: skip
+"""A value for every placeholder a refusal may have."""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_refusal_reads_in_every_language(language: str) -> None:
+    """Every refusal message (and every decision it may name), in each language: there,
+    translated (no English fallback), every placeholder filled."""
+    english = load_catalog("en").data["messages"]
+    assert isinstance(english, dict)
+    catalog = load_catalog(language)
+    keys = [k for k in english if k.startswith(("refused_", "decision_"))]
+    assert len(keys) > 80
+    for key in keys:
+        for count in (1, 2, 5):
+            text = render(catalog, key, {**SAMPLE, "count": count})
+            assert "{" not in text and FALLBACK_MARK not in text and text != key, (key, text)
 
 
 def test_the_reasons_of_the_base_rules_conditions_are_theirs() -> None:

@@ -70,7 +70,7 @@ def test_commands_help_bad_numbers_and_illegal_answers_do_not_answer(tmp_path: P
     )
     said = "\n".join(script.said)
     assert "undo" in said and "no option 99: give 1 to 54" in said
-    assert "'build nonsense' is not a legal answer for red now" in said
+    assert "'build nonsense' is not a legal answer for Red now" in said
     assert game.history == []  # nothing was answered
     assert board.read_text().startswith("<svg") and save.exists()
 

@@ -121,7 +121,7 @@ def _not_understood(game: Game, wanted: str) -> Refusal:
         legal.append("'offer N good + ... for N good + ...'")
     who = player_name(game, decision.player) if decision.player >= 0 else "-"
     shown = wanted if len(wanted) <= 80 else wanted[:77] + "..."
-    fields = {"answer": shown, "who": who, "legal": ", ".join(legal)}
+    fields = {"answer": shown, "player": who, "legal": ", ".join(legal)}
     if closest:
         return Refusal("refused_unknown_closest", {**fields, "total": len(decision.options)})
     return Refusal("refused_unknown", fields)
