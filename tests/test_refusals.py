@@ -213,7 +213,8 @@ SAMPLE = {
     "cost": {"brick": 1, "lumber": 1}, "held": {"brick": 0}, "need": {"wool": 4},
     "goods": {"ore": 2}, "good": "grain", "piece": "city_wall", "level": "mighty_knight",
     "improvement": "fortress", "track": "politics", "card": "bishop", "deck": "science",
-    "id": "gems", "text": "2 gems", "answer": "biuld road 1-2",     "legal": "'roll'", "total": 30, "move": "displace", "condition": "level(other) < 2",
+    "id": "gems", "text": "2 gems", "answer": "biuld road 1-2", "legal": "'roll'",
+    "total": 30, "move": "displace", "condition": "level(other) < 2",
     "moves": ["road", "settlement"], "action": "mercenary", "reason": "why not",
     "decision": "discard", "asked": "robber", "count": 2,
 }  # fmt: skip
