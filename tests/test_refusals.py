@@ -15,7 +15,9 @@ board and the rule set (and ids just off the board), is asked of
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -253,3 +255,12 @@ def test_an_over_game_refuses_everything_as_over() -> None:
     assert explain(game, game.pending, ("roll",)) == Refusal("refused_game_over")
     with pytest.raises(IllegalAnswer, match="the game is over"):
         game.answer(("roll",))
+
+
+def test_the_example_of_the_docs_runs() -> None:
+    """docs/engine.md, "Why an answer is refused": its example runs as written."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "engine.md").read_text()
+    section = doc.split("## Why an answer is refused", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(code) == 1
+    exec(compile(code[0], "docs/engine.md", "exec"), {})
