@@ -33,7 +33,6 @@ from ckdsl.dsl.compiler import (
 from ckdsl.dsl.compiler import (
     opening_code as opening_code_of,
 )
-from ckdsl.dsl.conjuncts import Part, conjuncts
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.source import diagnostic
 from ckdsl.dsl.types import (
@@ -159,7 +158,7 @@ class Programs:
     # Each `allow` condition (by its path, as ``formula_at`` names it) split at its
     # top-level `and`s, each part compiled alone (``ckdsl.dsl.conjuncts``): read only to
     # say why an answer is refused (``ckdsl.engine.refusals``), never to list options.
-    conjuncts: Mapping[JsonPath, tuple[Part, ...]] = field(default_factory=dict)
+    conjuncts: Mapping[JsonPath, tuple[tuple[str, Fn], ...]] = field(default_factory=dict)
     # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
     openings: Mapping[str, tuple[tuple[object, ...], ...]] = field(init=False)
     # What the engine asks most, compiled to Python functions (``compiler``; not when
@@ -414,6 +413,8 @@ def compile_programs(ruleset: RuleSet) -> Programs:
 
 
 def _compile_programs(ruleset: RuleSet) -> Programs:
+    from ckdsl.dsl.conjuncts import conjuncts  # the syntax tree: not on a start from the cache
+
     data = ruleset.data
     names = Names.of(data)
     cards: dict[str, Program] = {}
@@ -436,7 +437,7 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
             when = jsondata.text(obj(level["ability"])["when"])
             abilities[jsondata.text(level["id"])] = (when, program)
     fns: dict[JsonPath, Fn | None] = {}
-    parts: dict[JsonPath, tuple[Part, ...]] = {}
+    parts: dict[JsonPath, tuple[tuple[str, Fn], ...]] = {}
     never = set()
     for path, text, variables, want in conditions(data):
         if path[0] == "allow" and text.strip() in ("true", "false"):
