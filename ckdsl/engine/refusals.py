@@ -8,8 +8,9 @@ rules stay where they are, in the engine's legality code and the rule set's data
 for the main phase, the functions below for the rest) and says which one fails. It
 must never disagree with the options: for an option that is offered it finds nothing
 (None), for one that is not it finds a reason (tests/test_refusals.py checks both over
-many random positions). What it cannot explain (an effect's choice, an answer of the
-wrong shape) gets ``not_legal``.
+many random positions). An effect's question (`choose`, `optional`) is the rule set's
+own: an answer it does not offer is "not one of the choices offered". What it cannot
+explain at all (an answer of the wrong shape) gets ``not_legal``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ckdsl.engine.refused_moves import (
     is_tile,
     no_intersection,
     not_a_good,
+    occupied,
 )
 from ckdsl.engine.state import CITY, EMPTY, NOBODY
 from ckdsl.engine.tasks import PartnerTask, PhaseTask, RelocateTask, RespondTask
@@ -110,7 +112,8 @@ def explain(game: Game, decision: Decision, option: Option) -> Refusal | None:
         return _phase(game, decision.player, option)
     if kind == "roll":
         return None if verb == "roll" else _move(game, decision.player, option, "before_roll")
-    return _TASKS[kind](game, decision.player, option)
+    task = _TASKS.get(kind)
+    return None if task is None else task(game, decision.player, option)
 
 
 def _arity(game: Game, verb: str) -> int:
@@ -146,7 +149,8 @@ def _move(game: Game, player: int, option: Option, timing: str) -> Refusal | Non
         return refused_moves.play(game, player, option, timing)
     if verb in ("end", "offer"):
         return None  # the turn may always end; an offer is checked when given
-    return refused_moves.MOVES[verb](game, player, option)
+    move = refused_moves.MOVES.get(verb)
+    return None if move is None else move(game, player, option)
 
 
 def _phase(game: Game, player: int, option: Option) -> Refusal | None:
@@ -171,22 +175,13 @@ def _phase(game: Game, player: int, option: Option) -> Refusal | None:
 def _setup_building(game: Game, player: int, option: Option) -> Refusal | None:
     """docs/rules.md, "Setup": anywhere the distance rule allows."""
     i = option[1]
-    found = no_intersection(game, i) or _occupied(game, i)
+    found = no_intersection(game, i) or occupied(game, i)
     if found is not None:
         return found
     building = game.state.building
     for j in game.topo.inter_neighbors[i]:
         if building[j] != EMPTY:
             return Refusal("refused_distance", {"at": i, "other": j})
-    return None
-
-
-def _occupied(game: Game, i: int) -> Refusal | None:
-    state = game.state
-    if state.building[i] != EMPTY:
-        return Refusal("refused_building_there", {"at": i})
-    if state.knight[i] != NOBODY:
-        return Refusal("refused_knight_there", {"at": i})
     return None
 
 
@@ -302,7 +297,7 @@ def _relocate(game: Game, player: int, option: Option) -> Refusal | None:
     found = no_intersection(game, i)
     if found is None and i == task.was:
         return Refusal("refused_relocate_back", {"at": i})
-    found = found or _occupied(game, i)
+    found = found or occupied(game, i)
     if found is None and i not in derived.knight_spots(game, player):
         return Refusal("refused_not_on_roads", {"at": i})
     return found

@@ -85,7 +85,7 @@ def _piece_price(game: Game, player: int, piece: str) -> Refusal | None:
 # --- building ------------------------------------------------------------------------------
 
 
-def _occupied(game: Game, i: int) -> Refusal | None:
+def occupied(game: Game, i: int) -> Refusal | None:
     """A building or a knight on ``i``: no new piece goes there."""
     state = game.state
     if state.building[i] != EMPTY:
@@ -132,7 +132,7 @@ def road(game: Game, player: int, option: Option) -> Refusal | None:
 
 def settlement(game: Game, player: int, option: Option) -> Refusal | None:
     i = option[1]
-    found = no_intersection(game, i) or _occupied(game, i) or _no_piece(game, player, "settlement")
+    found = no_intersection(game, i) or occupied(game, i) or _no_piece(game, player, "settlement")
     if found is not None:
         return found
     distance = _distance(game, i)
@@ -193,7 +193,7 @@ def knight(game: Game, player: int, option: Option) -> Refusal | None:
     basic = game.rules.knight_levels[0].id
     return (
         no_intersection(game, i)
-        or _occupied(game, i)
+        or occupied(game, i)
         or _no_piece(game, player, basic)
         or _on_roads(game, player, i)
         or _piece_price(game, player, "knight")
@@ -261,7 +261,7 @@ def _reaches(game: Game, player: int, k: int, j: Any) -> Refusal | None:
 
 def move_knight(game: Game, player: int, option: Option) -> Refusal | None:
     _, k, j = option
-    found = _acting(game, player, k) or _reaches(game, player, k, j) or _occupied(game, j)
+    found = _acting(game, player, k) or _reaches(game, player, k, j) or occupied(game, j)
     return found or unmet(game, "move_knight", player, k=k, i=j)
 
 
