@@ -199,6 +199,29 @@ def test_game_answer_refuses_with_the_reason(setup: GameSetup) -> None:
         game.answer(bots[decision.player].choose(game.view(decision.player)))
 
 
+JUNK = (-5, 200, True, "", "x", "brick", "bishop", 1.5, None, {}, {"brick": 1}, [], (1,))
+"""Values of any type, as a raw answer (``Game.answer``) may carry them."""
+
+
+@pytest.mark.parametrize("setup", GAMES[:1] + GAMES[3:5], ids=lambda s: s.rules)
+def test_a_junk_answer_is_refused_and_changes_nothing(setup: GameSetup) -> None:
+    """Every verb, with values of every type in each place: refused (never another
+    exception), the game unchanged."""
+    from ckdsl.engine.game import tables
+
+    arity = {verb: form.count("{") for verb, form in tables().forms.items()}
+    for where, game in list(positions(setup))[::10]:
+        digest = game.state.digest()
+        for verb, fields in arity.items():
+            for value in JUNK:
+                option = (verb, *([value] * fields))
+                if option in game.pending.options:
+                    continue
+                with pytest.raises(IllegalAnswer):
+                    game.answer(option)
+        assert game.state.digest() == digest, where
+
+
 def test_every_reason_met_fills_its_placeholders() -> None:
     """The reasons the random positions met (run after them) carry every field their
     English message names."""

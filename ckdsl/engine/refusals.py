@@ -164,7 +164,8 @@ def _phase(game: Game, player: int, option: Option) -> Refusal | None:
     task = game.state.queue[0]
     assert isinstance(task, PhaseTask)
     listed = game.rules.phases.get(task.phase, frozenset())
-    if verb not in listed and not (verb == "action" and option[1] in listed):
+    action = verb == "action" and isinstance(option[1], str) and option[1] in listed
+    if verb not in listed and not action:
         return Refusal("refused_not_in_phase", {"moves": sorted(listed)})
     return _move(game, player, option, "after_roll")
 
@@ -223,7 +224,7 @@ def _gold(game: Game, player: int, option: Option) -> Refusal | None:
 
 def _discard_card(game: Game, player: int, option: Option) -> Refusal | None:
     card = option[1]
-    if card not in game.rules.cards:
+    if not isinstance(card, str) or card not in game.rules.cards:
         return Refusal("refused_not_a_card", {"id": str(card)[:40]})
     if card not in game.state.players[player].progress:
         return Refusal("refused_card_not_held", {"card": card})

@@ -323,7 +323,7 @@ def play(game: Game, player: int, option: Option, timing: str) -> Refusal | None
     allows and whose effect can start."""
     card = option[1]
     cards = game.rules.cards
-    if card not in cards:
+    if not isinstance(card, str) or card not in cards:
         return Refusal("refused_not_a_card", {"id": str(card)[:40]})
     if card not in game.state.players[player].progress:
         return Refusal("refused_card_not_held", {"card": card})
