@@ -395,7 +395,7 @@ steps:
   - expect:
       pending: {player: red, kind: main}
   - refuse: offer 1 wool for 1 grain
-    message: at most 1 trade offers per turn
+    message: at most 1 trade offer per turn
 """,
     ),
 ]

@@ -318,7 +318,7 @@ def test_a_card_whose_opening_fails_is_refused_with_the_reason(tmp_path: Path) -
         "    red: {progress: [bishop]}\nsteps:\n"
         "  - expect:\n      pending: {player: red, kind: main, excludes: [play bishop]}\n"
         "  - refuse: play bishop\n"
-        "    message: 'bishop cannot be played now: there is no tile 99 on this board'\n",
+        "    message: 'Bishop cannot be played now: there is no tile 99 on this board'\n",
         encoding="utf-8",
     )
     outcome = run_file(scenario)

@@ -85,7 +85,9 @@ steps:
         ("name: x\nposition:\n  players:\n    red: {hand: {gems: 1}}\nsteps: []\n",
          "s.yaml:4:24: 'gems' is not a resource or commodity [$.position.players.red.hand.gems]"),
         ("name: x\nsteps:\n  - answer: build road 0-4\n",
-         "s.yaml:3:13: 'build road 0-4' is not a legal answer for red now; legal: 'roll' "
+         "s.yaml:3:13: 'build road 0-4' is refused: roll the dice first [$.steps[0].answer]"),
+        ("name: x\nsteps:\n  - answer: build raod 0-4\n",
+         "s.yaml:3:13: 'build raod 0-4' is not a legal answer for Red now; legal: 'roll' "
          "[$.steps[0].answer]"),
         ("name: x\nsteps:\n  - dice: [3, 9]\n",
          "s.yaml:3:11: dice [3, 9] are not faces of the white and red dice [$.steps[0].dice]"),

@@ -57,6 +57,16 @@ def table(lines: Sequence[str], seed: int = 3) -> tuple[Game, Script, int]:
     return game, script, code
 
 
+def test_a_refusal_says_why_in_the_tables_language() -> None:
+    """A refused answer at the terminal is told in the table's language (``--lang``)."""
+    setup = GameSetup(seed=3)
+    seats = [None, *(make_bot("heuristic", bot_seed(3, p)) for p in (1, 2, 3))]
+    script = Script(["build settlement 0", "build settlement 4"])
+    play_at_table(setup, seats, catalog("it"), delay=0, save_path=None, make_console=lambda: script)
+    said = "\n".join(script.said)
+    assert "non ora: prima la strada della preparazione (tocca a Rosso rispondere)" in said
+
+
 def test_numbers_and_written_answers_both_answer() -> None:
     game, _, code = table(["1", "build road 0-4"])
     assert game.history[:2] == [("settlement", 0), ("road", game.topo.edge_id(0, 4))]
@@ -70,7 +80,7 @@ def test_commands_help_bad_numbers_and_illegal_answers_do_not_answer(tmp_path: P
     )
     said = "\n".join(script.said)
     assert "undo" in said and "no option 99: give 1 to 54" in said
-    assert "'build nonsense' is not a legal answer for red now" in said
+    assert "'build nonsense' is not a legal answer for Red now" in said
     assert game.history == []  # nothing was answered
     assert board.read_text().startswith("<svg") and save.exists()
 

@@ -46,6 +46,28 @@ def test_an_answer_moves_the_game_and_the_bots_answer_their_seats() -> None:
     assert room.game.pending.player == 0  # the road, then the bots' turns, then red again
 
 
+def test_a_refusal_says_why_in_the_pages_language() -> None:
+    """The reason of a refused answer comes in the language the page sends (issue 16
+    item 1, issue 17 item 4), and it is another seat's turn in that language too."""
+    room, client = table("human,human,random,random")
+    first = {"seat": token(room), "answer": "build settlement 0"}
+    assert client.post("/api/answer", json=first).status_code == 200
+    digest = room.game.state.digest()
+    reply = client.post(
+        "/api/answer", json={"seat": token(room), "answer": "build settlement 4", "lang": "fr"}
+    )
+    assert reply.status_code == 422
+    assert reply.json()["error"] == "pas maintenant : d'abord la route de la mise en place " \
+        "(c'est à Rouge de répondre)"  # fmt: skip
+    other = {"seat": token(room, 1), "answer": "build settlement 20", "lang": "pl"}
+    reply = client.post("/api/answer", json=other)
+    assert reply.status_code == 409
+    assert reply.json()["error"] == "to nie twoja kolej na odpowiedź: teraz decyduje Czerwony"
+    reply = client.post("/api/answer", json={**other, "lang": "xx"})
+    assert reply.status_code == 400
+    assert room.game.state.digest() == digest
+
+
 def test_a_seat_sees_no_other_hand() -> None:
     room, client = table("human,human,random,random", seed=5)
     game = room.game

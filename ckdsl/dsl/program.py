@@ -155,6 +155,10 @@ class Programs:
     win: Fn | None = None
     win_reads: frozenset[str] | None = None  # what `turn.win` reads (None: not declared)
     discard_limit: Fn | None = None
+    # Each `allow` condition (by its path, as ``formula_at`` names it) split at its
+    # top-level `and`s, each part compiled alone (``ckdsl.dsl.conjuncts``): read only to
+    # say why an answer is refused (``ckdsl.engine.refusals``), never to list options.
+    conjuncts: Mapping[JsonPath, tuple[tuple[str, Fn], ...]] = field(default_factory=dict)
     # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
     openings: Mapping[str, tuple[tuple[object, ...], ...]] = field(init=False)
     # What the engine asks most, compiled to Python functions (``compiler``; not when
@@ -173,7 +177,7 @@ class Programs:
         def fix(name: str, value: Mapping[str, object]) -> None:
             object.__setattr__(self, name, MappingProxyType(dict(value)))
 
-        for name in ("cards", "abilities", "hooks", "allow", "actions"):
+        for name in ("cards", "abilities", "hooks", "allow", "actions", "conjuncts"):
             fix(name, getattr(self, name))
         # Each card's opening, once: the engine asks at every main-phase decision.
         fix("openings", {card: p.opening for card, p in self.cards.items()})
@@ -411,6 +415,8 @@ def compile_programs(ruleset: RuleSet) -> Programs:
 
 
 def _compile_programs(ruleset: RuleSet) -> Programs:
+    from ckdsl.dsl.conjuncts import conjuncts  # the syntax tree: not on a start from the cache
+
     data = ruleset.data
     names = Names.of(data)
     cards: dict[str, Program] = {}
@@ -433,6 +439,7 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
             when = jsondata.text(obj(level["ability"])["when"])
             abilities[jsondata.text(level["id"])] = (when, program)
     fns: dict[JsonPath, Fn | None] = {}
+    parts: dict[JsonPath, tuple[tuple[str, Fn], ...]] = {}
     never = set()
     for path, text, variables, want in conditions(data):
         if path[0] == "allow" and text.strip() in ("true", "false"):
@@ -440,6 +447,8 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
                 never.add(str(path[1]))
             continue  # `true`: nothing to check (the hot path skips it)
         fns[path], _ = compile_formula(text, names, variables, want)
+        if fns[path] is not None and (path[0] == "allow" or path[-1] == "allow"):
+            parts[path] = conjuncts(text, names, variables)
     win_reads = _reads(data, names, ("turn", "win"))
     parsed.save()
     return Programs(
@@ -457,6 +466,7 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
         win=fns.get(("turn", "win")),
         win_reads=win_reads,
         discard_limit=fns.get(("turn", "discard_limit")),
+        conjuncts=parts,
     )
 
 

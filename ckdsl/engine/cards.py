@@ -1,5 +1,5 @@
 """Playing progress cards (docs/rules.md, "Progress cards"): when a card in hand may be
-played, why one is refused, and playing it.
+played, and playing it (why one is refused: ``ckdsl.engine.refused_moves.play``).
 
 Cards are played on one's own turn after the roll (some only before it), any number per
 turn, when their effect can start (``ckdsl.dsl.runtime.unplayable``) and the rule set's
@@ -31,26 +31,6 @@ def play_options(game: Game, player: int, timing: str, options: list[Option]) ->
             and allowed(game, "play", player, c=card)
         ):
             options.append(("play", card))
-
-
-def blocked_cards(game: Game, player: int, timing: str) -> tuple[tuple[Option, str], ...]:
-    """The cards in hand that cannot be played now, each with the reason (for refusals)."""
-    held = game.state.players[player].progress
-    if not held:
-        return ()
-    cards = game.rules.cards
-    out = []
-    for card in dict.fromkeys(held):
-        if cards[card].timing != timing:
-            when = "after" if timing == "after_roll" else "before"
-            reason = f"{card} cannot be played {when} the roll"
-        elif not allowed(game, "play", player, c=card):
-            reason = "the rules do not allow it now"
-        else:
-            reason = unplayable(game, player, card) or ""
-        if reason:
-            out.append((("play", card), f"{card} cannot be played now: {reason}"))
-    return tuple(out)
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:

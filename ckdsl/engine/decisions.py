@@ -7,7 +7,7 @@ readable form ("build road 12-13") for people, scenarios and save files.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias, get_args
 
@@ -59,12 +59,45 @@ class Decision(NamedTuple):
         return verb in OPEN_KINDS.get(self.kind, ())
 
 
-class IllegalAnswer(Exception):
-    """An answer the pending decision does not allow; the game is left unchanged."""
+class Refusal(NamedTuple):
+    """Why an answer is refused, in no language yet: a message key of the locales
+    (``messages.refused_*`` in rules/locales/en.yaml) and the values of its placeholders,
+    as ids and numbers (a player by colour id, goods as {good: amount}, a piece, card or
+    track by id). ``ckdsl.l10n.refusals`` writes it in a language; the engine's
+    ``ckdsl.engine.refusals`` finds it."""
 
-    def __init__(self, reason: str) -> None:
+    key: str
+    fields: Mapping[str, Any] = {}
+
+
+class IllegalAnswer(Exception):
+    """An answer the pending decision does not allow; the game is left unchanged.
+
+    Carries why as a ``Refusal`` (``refusal``: key and fields, for a table to show in its
+    language) when the engine knows it; ``reason`` is the English text either way, so a
+    scenario's `message:`, a replay's error and a log read the same as before."""
+
+    def __init__(self, reason: str | Refusal) -> None:
+        if isinstance(reason, Refusal):
+            self.refusal: Refusal | None = reason
+            self._reason: str | None = None
+        else:
+            self.refusal, self._reason = None, reason
         super().__init__(reason)
-        self.reason = reason
+
+    @property
+    def reason(self) -> str:
+        """The reason in English (written when first asked: a bot that catches a refusal
+        in its search never pays for the words)."""
+        if self._reason is None:
+            assert self.refusal is not None
+            from ckdsl.l10n.refusals import english  # the locale: only once it is shown
+
+            self._reason = english(self.refusal)
+        return self._reason
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 # --- the answers each part of the engine owns ------------------------------------------------

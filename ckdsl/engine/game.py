@@ -35,6 +35,7 @@ from ckdsl.engine import (
     knights,
     pieces,
     progress,
+    refusals,
     setup,
     trade,
     turn,
@@ -49,6 +50,7 @@ from ckdsl.engine.decisions import (
     IllegalAnswer,
     MainOptions,
     Option,
+    Refusal,
     TaskOptions,
     Verb,
 )
@@ -286,14 +288,13 @@ class Game:
         """Apply ``option`` to the pending decision, or raise IllegalAnswer and change nothing."""
         decision = self.pending
         if decision.kind == "over":
-            raise IllegalAnswer("the game is over")
+            raise IllegalAnswer(Refusal("refused_game_over"))
         option = tuple(option)
         if option not in decision.options:
             if not option or not decision.accepts_open(option[0]):
-                reason = next((r for o, r in self.blocked_answers(decision) if o == option), None)
-                raise IllegalAnswer(
-                    reason or f"not a legal answer to this '{decision.kind}' decision"
-                )
+                # Why, asked only now: listing the options never explains anything.
+                why = refusals.explain(self, decision, option)
+                raise IllegalAnswer(why or refusals.not_legal(decision))
             self.check_open(decision, option)
         self._decision = None
         self.hooks_run = 0
@@ -370,14 +371,6 @@ class Game:
             add(self, player, options)
         options.append(("end",))
         return Decision(player, "main", tuple(options))
-
-    def blocked_answers(self, decision: Decision) -> tuple[tuple[Option, str], ...]:
-        """Answers that look possible but are refused now, each with the reason: progress
-        cards in hand that cannot be played (asked only when an answer is refused)."""
-        if decision.kind not in ("main", "roll") or decision.player != self.state.current:
-            return ()
-        timing = "after_roll" if decision.kind == "main" else "before_roll"
-        return cards.blocked_cards(self, decision.player, timing)
 
     def check_open(self, decision: Decision, option: Option) -> None:
         trade.check_offer(self, decision, option)

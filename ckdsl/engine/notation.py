@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ckdsl.engine.decisions import IllegalAnswer, Option
+from ckdsl.engine import refusals
+from ckdsl.engine.decisions import IllegalAnswer, Option, Refusal
 from ckdsl.engine.game import Game, tables
 
 # Kinds of choice whose values are edges, players: shown as "12-13", "blue".
@@ -73,35 +74,57 @@ _AMOUNT = re.compile(r"(?P<n>\d{1,9}) (?P<good>[a-z][a-z0-9_]*)")  # no int of 5
 def parse_answer(game: Game, text: str) -> Option:
     """The option of the pending decision whose readable form is ``text``.
 
-    Raises IllegalAnswer naming the legal answers when there is none, and saying why when
-    the answer is one the game knows but refuses now (a card that cannot be played).
+    Raises IllegalAnswer saying why when ``text`` is an answer the game understands (a
+    verb it knows, ids it has) but refuses now (``ckdsl.engine.refusals``), and naming the
+    closest legal answers when it is no answer the game knows.
     """
     wanted = " ".join(text.split())
     decision = game.pending
     if decision.kind == "over":
-        raise IllegalAnswer(f"'{wanted}' comes too late: the game is over")
+        raise IllegalAnswer(Refusal("refused_game_over"))
     for option in decision.options:
         if format_option(game, option) == wanted:
             return option
-    for option, reason in game.blocked_answers(decision):
-        if format_option(game, option) == wanted:
-            raise IllegalAnswer(reason)
     offer = _OFFER.fullmatch(wanted)
     if offer and decision.accepts_open("offer"):
         return ("offer", _parse_goods(offer["give"]), _parse_goods(offer["get"]))
+    read = _reading(game, wanted)
+    if read is not None:
+        if read in decision.options:  # written another way ("build road 13-12")
+            return read
+        why = refusals.explain(game, decision, read)
+        if why is not None:
+            raise IllegalAnswer(why)
+    raise IllegalAnswer(_not_understood(game, wanted))
+
+
+def _reading(game: Game, wanted: str) -> Option | None:
+    """The option ``wanted`` names, of a verb the pending decision takes if it can be read
+    so ("discard bishop" in a discard of progress cards is the card), else of any."""
+    found = readings(game, wanted)
+    kind = game.pending.kind
+    return next((o for o in found if refusals.takes(game, kind, o[0])), found[0] if found else None)
+
+
+def _not_understood(game: Game, wanted: str) -> Refusal:
+    """The refusal of an answer the game does not understand: the legal answers, or the
+    few closest to what was written (not a list of thirty)."""
+    decision = game.pending
     texts = [format_option(game, o) for o in decision.options]
-    if len(texts) > 6:  # the few closest to what was written, not a list of thirty
+    closest = len(texts) > 6
+    if closest:
         import difflib
 
-        close = difflib.get_close_matches(wanted, texts, n=5, cutoff=0.0)
-        legal = ", ".join(f"'{t}'" for t in close) + f" (the closest of {len(texts)})"
-    else:
-        legal = ", ".join(f"'{t}'" for t in texts)
+        texts = difflib.get_close_matches(wanted, texts, n=5, cutoff=0.0)
+    legal = [f"'{t}'" for t in texts]
     if decision.accepts_open("offer"):
-        legal += ", or 'offer N good + ... for N good + ...'"
-    who = player_name(game, decision.player) if decision.player >= 0 else "nobody"
+        legal.append("'offer N good + ... for N good + ...'")
+    who = player_name(game, decision.player) if decision.player >= 0 else "-"
     shown = wanted if len(wanted) <= 80 else wanted[:77] + "..."
-    raise IllegalAnswer(f"'{shown}' is not a legal answer for {who} now; legal: {legal}")
+    fields = {"answer": shown, "player": who, "legal": ", ".join(legal)}
+    if closest:
+        return Refusal("refused_unknown_closest", {**fields, "total": len(decision.options)})
+    return Refusal("refused_unknown", fields)
 
 
 def _parse_goods(text: str) -> dict[str, int]:
@@ -109,7 +132,7 @@ def _parse_goods(text: str) -> dict[str, int]:
     for part in text.split("+"):
         found = _AMOUNT.fullmatch(part.strip())
         if not found:
-            raise IllegalAnswer(f"'{part.strip()}' is not an amount and a good, like '2 wool'")
+            raise IllegalAnswer(Refusal("refused_amount", {"text": part.strip()[:40]}))
         goods[found["good"]] = goods.get(found["good"], 0) + int(found["n"])
     return goods
 
@@ -123,15 +146,23 @@ def understood(game: Game, text: str) -> Option | None:
     a card, a good, a track...), legal now or not; None if it is not (a misspelled verb,
     an id that does not exist). A refusal can then tell "the rules refuse it" from "this
     is no answer at all"."""
+    found = readings(game, text)
+    return found[0] if found else None
+
+
+def readings(game: Game, text: str) -> list[Option]:
+    """Every option ``text`` can be read as (``understood``): more than one where two
+    verbs read alike ("discard wool", "discard spy")."""
     wanted = " ".join(text.split())
+    out = []
     for verb, form in tables().forms.items():
         found = _form_pattern(form).fullmatch(wanted)
         if found is None:
             continue
         option = _read_fields(game, verb, form, found)
         if option is not None:
-            return option
-    return None
+            out.append(option)
+    return out
 
 
 _FORM_PATTERNS: dict[str, re.Pattern[str]] = {}

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING
 
 from ckdsl.engine.allow import allowed
 from ckdsl.engine.compiled import has
-from ckdsl.engine.decisions import Asked, Decision, IllegalAnswer, Option, Verb
+from ckdsl.engine.decisions import Asked, Decision, IllegalAnswer, Option, Refusal, Verb
 from ckdsl.engine.hands import transfer, transfer_all
 from ckdsl.engine.state import NOBODY
 from ckdsl.engine.tasks import PartnerTask, RespondTask, Task, TradeOffer, expect
+from ckdsl.engine.unmet import unmet
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -53,25 +54,28 @@ def _on_bank(game: Game, player: int, option: Option) -> None:
 def check_offer(game: Game, decision: Decision, option: Option) -> None:
     """Check an offer to the other players: ("offer", give, get), each {good: amount}."""
     if len(option) != 3 or not isinstance(option[1], dict) or not isinstance(option[2], dict):
-        raise IllegalAnswer("an offer names what you give and what you ask for")
+        raise IllegalAnswer(Refusal("refused_offer_form"))
     give, get = option[1], option[2]
     for side in (give, get):
         if not side:
-            raise IllegalAnswer("an offer must give something and ask for something")
+            raise IllegalAnswer(Refusal("refused_offer_empty"))
         for good, amount in side.items():
             if good not in game.rules.good_index:
-                raise IllegalAnswer(f"'{good}' is not a resource or commodity")
+                raise IllegalAnswer(Refusal("refused_not_a_good", {"id": str(good)[:40]}))
             if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                raise IllegalAnswer(f"the amount of {good} must be a whole number >= 1")
+                raise IllegalAnswer(Refusal("refused_offer_amount", {"good": good}))
     if set(give) & set(get):
-        raise IllegalAnswer("an offer cannot give and ask for the same good")
-    if not has(game.state.players[decision.player].hand, game.bundle(give)):
-        raise IllegalAnswer("you do not hold what you offer")
-    if not allowed(game, "offer", decision.player):
-        raise IllegalAnswer("the rules do not allow an offer now")
+        raise IllegalAnswer(Refusal("refused_offer_same"))
+    hand = game.state.players[decision.player].hand
+    if not has(hand, game.bundle(give)):
+        short = {g: hand[game.rules.good_index[g]] for g in give}
+        raise IllegalAnswer(Refusal("refused_offer_not_held", {"goods": give, "held": short}))
+    why = unmet(game, "offer", decision.player)
+    if why is not None:
+        raise IllegalAnswer(why)
     limit = game.rules.number("trade_offers_per_turn")
     if game.state.offers_made >= limit:
-        raise IllegalAnswer(f"at most {limit} trade offers per turn")
+        raise IllegalAnswer(Refusal("refused_offer_limit", {"count": limit}))
 
 
 def _on_offer(game: Game, player: int, option: Option) -> None:

@@ -288,10 +288,15 @@ def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, 
                 [Mismatch("pending.player", step["by"], actual)],
             )
     if "answer" in step:
+        answer = text(step["answer"])
         try:
-            game.answer(parse_answer(game, text(step["answer"])))
+            game.answer(parse_answer(game, answer))
         except IllegalAnswer as exc:
-            raise error("answer", exc.reason) from None
+            said = exc.reason  # the answer named in it, or the rules' reason, said of it
+            shown = answer if len(answer) <= 80 else answer[:77] + "..."
+            raise error(
+                "answer", said if shown in said else f"'{shown}' is refused: {said}"
+            ) from None
         return
     refused = text(step["refuse"])
     try:

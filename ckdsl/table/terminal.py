@@ -28,6 +28,7 @@ from ckdsl.engine.game import Event, Game
 from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog
+from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.position import position_svg
 from ckdsl.session import GameSetup, file_in_use, start, write_save
@@ -183,7 +184,7 @@ class Table:
                     game.answer(option)
                     return True
                 except IllegalAnswer as exc:
-                    self.console.say(_short(exc.reason))
+                    self.console.say(_short(say(self.catalog, exc)))
 
     def _undo(self) -> bool:
         """Go back to this seat's previous decision, if nothing random came out since."""

@@ -24,6 +24,7 @@ from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog, all_languages, load_catalog
+from ckdsl.l10n.refusals import render, say
 from ckdsl.reports.dsl import explain_lines
 from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
@@ -85,23 +86,27 @@ class Room:
 
     # --- changes -------------------------------------------------------------------------
 
-    def answer(self, token: object, text: object) -> None:
-        """The seat's answer, if it is that seat's turn and the answer is legal now."""
+    def answer(self, token: object, text: object, lang: object = "en") -> None:
+        """The seat's answer, if it is that seat's turn and the answer is legal now; a
+        refusal says why in ``lang`` (``ckdsl.l10n.refusals``)."""
         with self.lock:
             seat = self.seat_of(token)
             if not isinstance(text, str) or not text.strip() or len(text) > 500:
                 raise Refused(400, "an answer is a text, like 'build road 12-13'")
+            catalog = self._catalog(lang)
             game = self.game
             if game.state.over:
-                raise Refused(409, "the game is over")
+                raise Refused(409, render(catalog, "refused_game_over", {}))
             if game.pending.player != seat:
-                raise Refused(409, "it is not your turn to answer")
+                colour = game.rules.names("player_colours")[game.pending.player]
+                said = render(catalog, "refused_not_your_turn", {"player": colour})
+                raise Refused(409, said)
             try:
                 option = parse_answer(game, text)
                 if option not in game.pending.options:  # an open answer (an offer): try it
                     game.clone(log=False).answer(option)
             except IllegalAnswer as exc:
-                raise Refused(422, exc.reason) from None
+                raise Refused(422, say(catalog, exc)) from None
             game.answer(option)
             self.version += 1
             self._bots_play()
@@ -154,11 +159,15 @@ class Room:
         """Everything the seat's page shows, in ``lang``: only what that seat may know."""
         with self.lock:
             seat = self.seat_of(token)
-            if lang not in all_languages():
-                raise Refused(400, f"no language {str(lang)[:20]!r}: {', '.join(all_languages())}")
-            assert isinstance(lang, str)
-            catalog = load_catalog(lang, load_rules(self.setup.rules).ruleset)
-            return self._state(seat, catalog)
+            return self._state(seat, self._catalog(lang))
+
+    def _catalog(self, lang: object) -> Catalog:
+        """The catalog of ``lang`` with the table's rule set's names; refused (400) for a
+        language there is none of."""
+        if lang not in all_languages():
+            raise Refused(400, f"no language {str(lang)[:20]!r}: {', '.join(all_languages())}")
+        assert isinstance(lang, str)
+        return load_catalog(lang, load_rules(self.setup.rules).ruleset)
 
     def _state(self, seat: int, catalog: Catalog) -> dict[str, Any]:
         game = self.game

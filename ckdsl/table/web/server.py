@@ -2,7 +2,7 @@
 
     GET  /                      the page (static files, nothing loaded from elsewhere)
     GET  /api/state?seat=T&lang=L[&since=V]   what seat T sees ({"version": V} if unchanged)
-    POST /api/answer  {"seat": T, "answer": "build road 12-13"}
+    POST /api/answer  {"seat": T, "answer": "build road 12-13", "lang": L}  (L: of a refusal)
     POST /api/new     {"seat": T}           a new game (the next seed)
     POST /api/load    {"seat": T, "save": "<a save file's text>"}
     GET  /api/save?seat=T                   the game as a save file (a download)
@@ -68,7 +68,8 @@ def make_app(room: Room) -> Starlette:
 
     async def answer(request: Request) -> Response:
         data = await body(request)
-        await run_in_threadpool(room.answer, data.get("seat"), data.get("answer"))
+        lang = data.get("lang", "en")
+        await run_in_threadpool(room.answer, data.get("seat"), data.get("answer"), lang)
         return JSONResponse({"version": room.version})
 
     async def new(request: Request) -> Response:

@@ -25,7 +25,7 @@ async function call(path, payload) {
 async function answer(value) {
   if (busy) return;
   busy = true;
-  try { await call("/api/answer", { answer: value }); } finally { busy = false; }
+  try { await call("/api/answer", { answer: value, lang }); } finally { busy = false; }
 }
 
 function pick(answers) {
