@@ -23,7 +23,7 @@ import pytest
 
 from ckdsl.bots import RandomBot
 from ckdsl.engine.decisions import IllegalAnswer, Option, Refusal
-from ckdsl.engine.game import Game
+from ckdsl.engine.game import Game, tables
 from ckdsl.engine.notation import format_option, parse_answer, readings
 from ckdsl.engine.refusals import explain
 from ckdsl.engine.state import ACTION, ACTIVATED_THIS_TURN, PROMOTION
@@ -44,6 +44,9 @@ GAMES = [
 ]
 EVERY = 4  # explain at every fourth decision of a game (and at each of a kind not seen)
 DECISIONS = 250  # per game (random games end in 300 to 3,300 answers)
+
+FORMS = tables().forms
+"""How each verb's answer reads (``refusals.explain`` is told it)."""
 
 
 def candidates(game: Game) -> Iterator[Option]:
@@ -110,11 +113,11 @@ def test_every_refused_answer_says_why_and_no_offered_one_is_refused(setup: Game
         digest = game.state.digest()
         offered = set(decision.options)
         for option in decision.options:
-            assert explain(game, decision, option) is None, (where, decision.kind, option)
+            assert explain(game, decision, option, FORMS) is None, (where, decision.kind, option)
         for option in candidates(game):
             if option in offered:
                 continue
-            why = explain(game, decision, option)
+            why = explain(game, decision, option, FORMS)
             assert why is not None, (where, decision.kind, option)
             assert why.key != "refused_not_legal", (where, decision.kind, option)
             FOUND.setdefault(why.key, why)
@@ -161,10 +164,10 @@ def test_mutated_positions_agree_too(setup: GameSetup) -> None:
         changed = mutated(game, rng)
         decision = changed.pending
         for option in decision.options:
-            assert explain(changed, decision, option) is None, (where, decision.kind, option)
+            assert explain(changed, decision, option, FORMS) is None, (where, decision.kind, option)
         for option in candidates(changed):
             if option not in decision.options:
-                why = explain(changed, decision, option)
+                why = explain(changed, decision, option, FORMS)
                 assert why is not None and why.key != "refused_not_legal", (where, option)
                 FOUND.setdefault(why.key, why)
 
@@ -182,7 +185,7 @@ def test_game_answer_refuses_with_the_reason(setup: GameSetup) -> None:
             for option in list(candidates(game))[::37]:
                 if option in decision.options:
                     continue
-                why = explain(game, decision, option)
+                why = explain(game, decision, option, FORMS)
                 digest = game.state.digest()
                 with pytest.raises(IllegalAnswer) as refused:
                     game.answer(option)
@@ -275,7 +278,7 @@ def test_an_over_game_refuses_everything_as_over() -> None:
     game = start(GameSetup(players=4, seed=1))
     game.state.over = True
     game.refresh()
-    assert explain(game, game.pending, ("roll",)) == Refusal("refused_game_over")
+    assert explain(game, game.pending, ("roll",), FORMS) == Refusal("refused_game_over")
     with pytest.raises(IllegalAnswer, match="the game is over"):
         game.answer(("roll",))
 

@@ -87,8 +87,8 @@ steps:
         ("name: x\nsteps:\n  - answer: build road 0-4\n",
          "s.yaml:3:13: 'build road 0-4' is refused: roll the dice first [$.steps[0].answer]"),
         ("name: x\nsteps:\n  - answer: build raod 0-4\n",
-         "s.yaml:3:13: 'build raod 0-4' is not a legal answer for Red now; legal: 'roll' "
-         "[$.steps[0].answer]"),
+         "s.yaml:3:13: 'build raod 0-4' is no answer the game knows: check the verb and "
+         "that every id exists [$.steps[0].answer]"),
         ("name: x\nsteps:\n  - dice: [3, 9]\n",
          "s.yaml:3:11: dice [3, 9] are not faces of the white and red dice [$.steps[0].dice]"),
         ("name: x\nsteps:\n  - expect: {hands: {}}\n",

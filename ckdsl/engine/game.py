@@ -293,7 +293,7 @@ class Game:
         if option not in decision.options:
             if not option or not decision.accepts_open(option[0]):
                 # Why, asked only now: listing the options never explains anything.
-                why = refusals.explain(self, decision, option)
+                why = refusals.explain(self, decision, option, tables().forms)
                 raise IllegalAnswer(why or refusals.not_legal(decision))
             self.check_open(decision, option)
         self._decision = None

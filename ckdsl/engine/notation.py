@@ -92,7 +92,7 @@ def parse_answer(game: Game, text: str) -> Option:
     if read is not None:
         if read in decision.options:  # written another way ("build road 13-12")
             return read
-        why = refusals.explain(game, decision, read)
+        why = refusals.explain(game, decision, read, tables().forms)
         if why is not None:
             raise IllegalAnswer(why)
     raise IllegalAnswer(_not_understood(game, wanted))

@@ -94,12 +94,16 @@ def not_legal(decision: Decision) -> Refusal:
     return Refusal("refused_not_legal", {"decision": decision_name(decision.kind)})
 
 
-def explain(game: Game, decision: Decision, option: Option) -> Refusal | None:
+def explain(
+    game: Game, decision: Decision, option: Option, forms: Mapping[str, str]
+) -> Refusal | None:
     """Why ``option`` is not an answer to ``decision`` now, or None when nothing refuses
-    it: it is among the options (or is an open answer, or of a shape no verb has)."""
+    it: it is among the options (or is an open answer, or of a shape no verb has).
+    ``forms``: how each verb's answer reads (``Tables.forms``, from the caller: this
+    module is below the one that gathers them)."""
     if decision.kind == "over":
         return Refusal("refused_game_over")
-    if not option or not isinstance(option[0], str) or len(option) != _arity(game, option[0]):
+    if not option or not isinstance(option[0], str) or len(option) != _arity(forms, option[0]):
         return None
     verb, kind = option[0], decision.kind
     if not takes(game, kind, verb):
@@ -116,12 +120,10 @@ def explain(game: Game, decision: Decision, option: Option) -> Refusal | None:
     return None if task is None else task(game, decision.player, option)
 
 
-def _arity(game: Game, verb: str) -> int:
+def _arity(forms: Mapping[str, str], verb: str) -> int:
     """How many elements an option of ``verb`` has: its verb and a value per field of its
     readable form."""
-    from ckdsl.engine.game import tables  # the module that calls this one
-
-    form = tables().forms.get(verb)
+    form = forms.get(verb)
     return -1 if form is None else 1 + form.count("{")
 
 
