@@ -309,3 +309,40 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
             assert "{" not in line and FALLBACK_MARK not in line and not raw, (key, line)
             if lang != "en" and f"messages.{key}" not in same:
                 assert line != english.message(key, count, **values), (key, line)
+
+
+def test_a_cards_reason_given_as_a_key_is_said_in_the_language(tmp_path: Path) -> None:
+    """Issue 17, item 4: `require ... else "key"` in a variant, the key translated in its
+    names block: the refusal reads in English and in French from it."""
+    from ckdsl.engine.decisions import IllegalAnswer
+    from ckdsl.engine.notation import parse_answer
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.l10n.refusals import say
+    from ckdsl.scenario.position import apply_position
+    from ckdsl.session import GameSetup, load_rules, start
+
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        "extends: base\noverride:\n  cards:\n    bishop:\n      effect: |\n"
+        '        require false else "refused_never_today"\n        gain 1 ore\n'
+        'names:\n  en: {messages: {refused_never_today: "not today"}}\n'
+        '  fr: {messages: {refused_never_today: "pas aujourd\'hui"}}\n'
+    )
+    game = start(GameSetup(rules=str(variant)))
+    position = {"phase": "after_roll", "players": {"red": {"progress": ["bishop"]}}}
+    assert apply_position(game, position, load_rules(str(variant)).ruleset.positions) == []
+    with pytest.raises(IllegalAnswer) as refused:
+        parse_answer(game, "play bishop")
+    ruleset = load_rules(str(variant)).ruleset
+    assert say(load_catalog("en", ruleset), refused.value).endswith("not today")
+    french = say(load_catalog("fr", ruleset), refused.value)
+    assert french.endswith("pas aujourd'hui") and "refused_" not in french
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        "name: a variant's reason\nrules: v.yaml\nposition:\n  phase: after_roll\n"
+        "  players:\n    red: {progress: [bishop]}\nsteps:\n"
+        "  - refuse: play bishop\n    message: not today\n"
+    )
+    from ckdsl.scenario import run_file
+
+    assert run_file(scenario).status == "pass"

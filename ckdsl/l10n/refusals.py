@@ -11,6 +11,7 @@ colour, goods counted, a piece, track, card or deck by its name, a decision by i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -103,4 +104,11 @@ def _shown(catalog: Catalog, name: str, value: Any) -> object:
         return catalog.name("levels", value)
     if name in ("decision", "asked"):
         return catalog.message(f"decision_{value}")
+    if name == "reason" and _KEY.fullmatch(value) and catalog.has_message(value):
+        return catalog.message(value)  # a rule's `require ... else "key"`: its words
     return value
+
+
+_KEY = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")
+"""A message key, as a `require ... else "..."` of a rule set may give one instead of a
+text: the locales (or the variant's `names`) say it in each language."""

@@ -19,6 +19,8 @@ from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import parse_answer, player_name, understood
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
+from ckdsl.l10n.catalog import REFERENCE, Catalog, load_catalog
+from ckdsl.l10n.refusals import say
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import validate
 from ckdsl.rules.yamlload import load_yaml
@@ -32,7 +34,7 @@ from ckdsl.scenario.expect import (
     shown_log,
 )
 from ckdsl.scenario.position import apply_position, colours
-from ckdsl.session import GameSetup, start
+from ckdsl.session import GameSetup, load_rules, start
 from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
 
 
@@ -117,8 +119,9 @@ def run_file(path: Path) -> Outcome:
         outcome.status, outcome.diagnostics = "error", errors
         return outcome
     data = obj(doc.data)
+    setup = _setup(data, path)
     try:
-        game = start(_setup(data, path))
+        game = start(setup)
     except CkdslError as err:
         at = doc.positions.value(("rules",) if "rules" in data else ())
         outcome.status = "error"
@@ -133,12 +136,13 @@ def run_file(path: Path) -> Outcome:
         outcome.status, outcome.diagnostics = "error", sorted_diagnostics(faults)
         return outcome
     since = 0  # the first event not yet checked by a `log` expectation
+    english = load_catalog(REFERENCE, load_rules(setup.rules).ruleset)
     for k, value in enumerate(arr(data["steps"])):
         step = obj(value)
         path_k: JsonPath = ("steps", k)
         pos = doc.positions.value(path_k)
         try:
-            _run_step(game, step, path_k, doc.positions, since)
+            _run_step(game, step, path_k, doc.positions, since, english)
             if "log" in obj(step.get("expect") or {}):
                 since = len(game.events)
         except _Failed as failed:
@@ -264,8 +268,20 @@ def _step_error(positions: Positions, at: JsonPath) -> _Error:
     return error
 
 
-def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, since: int) -> None:
+def _run_step(
+    game: Game,
+    step: JsonObject,
+    at: JsonPath,
+    positions: Positions,
+    since: int,
+    english: Catalog | None = None,
+) -> None:
+    """Play one step. ``english``: the rule set's English (a variant's own messages too),
+    in which a refusal's reason is compared with `message:`."""
     error = _step_error(positions, at)
+
+    def said(exc: IllegalAnswer) -> str:
+        return say(english, exc) if english is not None else exc.reason
 
     if "dice" in step:
         _fix_dice(game, arr(step["dice"]), error)
@@ -292,17 +308,15 @@ def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, 
         try:
             game.answer(parse_answer(game, answer))
         except IllegalAnswer as exc:
-            said = exc.reason  # the answer named in it, or the rules' reason, said of it
+            why = said(exc)  # the answer named in it, or the rules' reason, said of it
             shown = answer if len(answer) <= 80 else answer[:77] + "..."
-            raise error(
-                "answer", said if shown in said else f"'{shown}' is refused: {said}"
-            ) from None
+            raise error("answer", why if shown in why else f"'{shown}' is refused: {why}") from None
         return
     refused = text(step["refuse"])
     try:
         option = parse_answer(game, refused)
     except IllegalAnswer as exc:
-        reason = exc.reason
+        reason = said(exc)
         if understood(game, refused) is None:  # a slip of the pen refuses nothing
             raise _Failed(
                 f"'{refused}' was not understood: it is no answer the game knows (check the "
@@ -314,7 +328,7 @@ def _run_step(game: Game, step: JsonObject, at: JsonPath, positions: Positions, 
         try:
             game.answer(option)
         except IllegalAnswer as exc:
-            reason = exc.reason
+            reason = said(exc)
             assert game.state.digest() == digest
         else:
             raise _Failed(f"'{refused}' was accepted, but the scenario expects it refused")
