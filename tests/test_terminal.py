@@ -67,6 +67,19 @@ def test_a_refusal_says_why_in_the_tables_language() -> None:
     assert "non ora: prima la strada della preparazione (tocca a Rosso rispondere)" in said
 
 
+def test_the_tables_own_words_are_in_its_language(tmp_path: Path) -> None:
+    """Help, a bad number, undo, the offer to save: in the table's language (issue 17)."""
+    setup = GameSetup(seed=3)
+    seats = [None, *(make_bot("heuristic", bot_seed(3, p)) for p in (1, 2, 3))]
+    script = Script(["help", "99", "undo"])
+    play_at_table(setup, seats, catalog("pl"), delay=0, save_path=None, make_console=lambda: script)
+    said = "\n".join(script.said)
+    assert "Odpowiedz numerem opcji" in said and "nie ma opcji 99: podaj liczbę od 1 do 54" in said
+    assert "nie ma czego cofnąć: to twoja pierwsza decyzja" in said
+    assert "wejście zamknięte: opuszczasz grę" in said
+    assert "Answer with" not in said and "nothing to undo" not in said
+
+
 def test_numbers_and_written_answers_both_answer() -> None:
     game, _, code = table(["1", "build road 0-4"])
     assert game.history[:2] == [("settlement", 0), ("road", game.topo.edge_id(0, 4))]

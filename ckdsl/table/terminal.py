@@ -35,15 +35,6 @@ from ckdsl.session import GameSetup, file_in_use, start, write_save
 from ckdsl.table.status import option_lines, status_lines
 
 COMMANDS = ("help", "options", "board", "log", "undo", "save", "quit")
-HELP = """\
-Answer with the option's number or its text (Tab completes), e.g. 3 or "build road 12-13".
-On your main turn you may also offer a trade: "offer 1 brick + 1 wool for 1 ore".
-  options         the legal answers again
-  board           write the board as it stands to an SVG file (open it in a browser)
-  log [N]         the last N events (default 20)
-  undo            take back your last answer (not once dice, cards or steals came out)
-  save [FILE]     save the game (replay it with `ckdsl replay FILE`)
-  quit            leave (you are offered to save first)"""
 
 
 class Console(Protocol):
@@ -129,11 +120,11 @@ class Table:
             self.console.say("\n".join(["", *score_lines(self.game, self.catalog)]))
             return 0
         except KeyboardInterrupt:
-            self.console.say("\ninterrupted")
+            self.console.say("\n" + self.catalog.message("terminal_interrupted"))
             self._offer_save()
             return 130
         except EOFError:
-            self.console.say("\ninput closed: leaving the game")
+            self.console.say("\n" + self.catalog.message("terminal_input_closed"))
             if self.save_path is not None:
                 self._save(self.save_path)
             return 0
@@ -161,9 +152,11 @@ class Table:
                 if 1 <= number <= len(options):
                     game.answer(options[number - 1])
                     return True
-                self.console.say(f"no option {number}: give 1 to {len(options)}")
+                self.console.say(
+                    self.catalog.message("terminal_no_option", number=number, last=len(options))
+                )
             elif word in ("help", "?"):
-                self.console.say(HELP)
+                self.console.say(self.catalog.message("terminal_help"))
             elif word == "options":
                 self.console.say("\n".join(option_lines(game, self.catalog, options)))
             elif word == "board":
@@ -189,11 +182,11 @@ class Table:
     def _undo(self) -> bool:
         """Go back to this seat's previous decision, if nothing random came out since."""
         if len(self.marks) < 2:
-            self.console.say("nothing to undo: this is your first decision")
+            self.console.say(self.catalog.message("terminal_nothing_to_undo"))
             return False
         mark, now = self.marks[-2], self.game.state
         if mark.rng != now.rng or mark.decks != now.decks:
-            self.console.say("cannot undo: dice, cards or a steal came out since your last answer")
+            self.console.say(self.catalog.message("terminal_cannot_undo"))
             return False
         replayed = start(self.setup)
         for option in self.game.history[: mark.answers]:
@@ -201,7 +194,7 @@ class Table:
         self.game = replayed
         self.marks = self.marks[:-2]
         self.shown = len(replayed.events)
-        self.console.say(f"undone: back before your answer {len(self.marks) + 1}")
+        self.console.say(self.catalog.message("terminal_undone", answer=len(self.marks) + 1))
         return True
 
     # --- what the person sees -----------------------------------------------------------
@@ -235,9 +228,11 @@ class Table:
         try:
             path.write_text(position_svg(self.game, self.catalog, title=title), encoding="utf-8")
         except OSError as exc:
-            self.console.say(f"cannot write {path}: {exc.strerror}")
+            self.console.say(
+                self.catalog.message("terminal_cannot_write", file=path, why=exc.strerror)
+            )
             return
-        self.console.say(f"board written to {path.resolve()}")
+        self.console.say(self.catalog.message("terminal_board_written", file=path.resolve()))
 
     # --- saving ---------------------------------------------------------------------------
 
@@ -247,27 +242,32 @@ class Table:
     def _save(self, path: Path) -> bool:
         used = file_in_use(path, self.setup)
         if used is not None:
-            self.console.say(f"not saved: {path} is {used}; give another file")
+            key = "terminal_save_on_rules" if "rules" in used else "terminal_save_on_map"
+            self.console.say(self.catalog.message(key, file=path))
             return False
         try:
             write_save(path, self.game, self.setup)
         except OSError as exc:
-            self.console.say(f"cannot save to {path}: {exc.strerror}")
+            self.console.say(
+                self.catalog.message("terminal_cannot_save", file=path, why=exc.strerror)
+            )
             return False
-        self.console.say(f"saved to {path} (`ckdsl replay {path}` plays it again)")
+        self.console.say(self.catalog.message("terminal_saved", file=path))
         return True
 
     def _offer_save(self) -> None:
         """Ask whether to save before leaving; a second Ctrl-C or closed input: no."""
         try:
-            reply = self.console.ask("save the game first? [y/N] ").strip().lower()
-            if reply not in ("y", "yes"):
+            ask = self.catalog.message("terminal_save_first")
+            reply = self.console.ask(ask + " ").strip().lower()
+            yes = {"y", "yes", *self.catalog.message("terminal_yes").lower().split()}
+            if reply not in yes:
                 return
             default = self._default_save()
-            where = self.console.ask(f"file [{default}]: ").strip()
-            self._save(Path(where) if where else default)
+            where = self.console.ask(self.catalog.message("terminal_file", file=default) + " ")
+            self._save(Path(where.strip()) if where.strip() else default)
         except (KeyboardInterrupt, EOFError):
-            self.console.say("not saved")
+            self.console.say(self.catalog.message("terminal_not_saved"))
 
 
 def _short(reason: str, limit: int = 400) -> str:
