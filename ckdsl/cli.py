@@ -606,6 +606,7 @@ def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
     else:
         for outcome in outcomes:
             _echo_lines(outcome_lines(outcome))
+        sys.stdout.flush()  # the results before the count, where both go to one place
         click.echo(passed_line(outcomes), err=True)
     if any(o.status != "pass" for o in outcomes):
         sys.exit(EXIT_FINDINGS)

@@ -134,7 +134,9 @@ def test_yaml_bomb_is_stopped() -> None:
 
 def test_deep_nesting_is_stopped_without_recursion_error() -> None:
     text = "a: " + "[" * 5000 + "]" * 5000 + "\n"
-    assert one_error(text) == "t.yaml:1:67: the data is nested too deeply (more than 64 levels)"
+    message = one_error(text)  # where depends on PyYAML: 6.0.4 stops deep flows itself
+    assert message.startswith("t.yaml:1:")
+    assert message.endswith(": the data is nested too deeply (more than 64 levels)")
 
 
 def test_deep_block_nesting_is_stopped() -> None:

@@ -472,6 +472,10 @@ def _syntax_diagnostic(file: str, exc: yaml.MarkedYAMLError, text: str) -> Diagn
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = exc.problem or "invalid YAML"
+    if "maximum nesting depth" in problem:  # PyYAML 6.0.4 and later stop it themselves
+        return Diagnostic(
+            file, line, col, f"the data is nested too deeply (more than {MAX_DEPTH} levels)"
+        )
     message = f"not valid YAML: {problem}"
     if exc.context:
         context = exc.context
