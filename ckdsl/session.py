@@ -303,6 +303,10 @@ def _resolved(target: str, save: Path, bundled: Sequence[str]) -> str:
     return str(beside) if beside.exists() or not Path(target).exists() else target
 
 
+RULES_IN_USE = "the rules being played"
+MAP_IN_USE = "the map being played"
+
+
 def file_in_use(path: Path, setup: GameSetup) -> str | None:
     """Which of the game's own files ``path`` is (its variant, a file of its rule-set
     folder, its map), if it is one: a save must never be written over it."""
@@ -310,9 +314,9 @@ def file_in_use(path: Path, setup: GameSetup) -> str | None:
     rules = base_rules_dir() if setup.rules == "base" else Path(setup.rules)
     rules = rules.resolve()
     if target == rules or (rules.is_dir() and rules in target.parents):
-        return "the rules being played"
+        return RULES_IN_USE
     if target == board.map_path(setup.map).resolve():
-        return "the map being played"
+        return MAP_IN_USE
     return None
 
 

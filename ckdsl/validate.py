@@ -12,15 +12,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ckdsl.board.maps import load_map
 from ckdsl.diagnostics import CkdslError, Diagnostic, sorted_diagnostics
-from ckdsl.dsl.errors import OutOfBudget
 from ckdsl.dsl.program import load_ruleset
-from ckdsl.dsl.types import family
-from ckdsl.engine.allow import STEP_BUDGET, Env
-from ckdsl.engine.game import Game
-from ckdsl.engine.values import Value
 from ckdsl.l10n import derived
 from ckdsl.l10n.catalog import all_languages, languages, load_locale_file, locale_path
 from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids
@@ -29,6 +25,10 @@ from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
 from ckdsl.rules.yamlload import load_yaml, remembered
 from ckdsl.userfiles import MAX_FOLDER_DEPTH
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+    from ckdsl.engine.values import Value
 
 SKIPPED_FOLDERS = {"schema"}
 
@@ -210,6 +210,9 @@ def _game_faults(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
     texts = [text for _, text, _, _ in conditions(ruleset.data)]
     if not ruleset.table and not any(len(re.findall(r"\beach\b", t)) > 1 for t in texts):
         return []  # nothing to try: the compiled rules are not even loaded
+    from ckdsl.dsl.errors import OutOfBudget
+    from ckdsl.dsl.types import family
+    from ckdsl.engine.allow import STEP_BUDGET, Env
     from ckdsl.session import GameSetup, load_rules, start, table_faults
 
     try:

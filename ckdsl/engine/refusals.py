@@ -23,13 +23,14 @@ from ckdsl.engine.decisions import Decision, Option, Refusal
 from ckdsl.engine.pieces import pillageable
 from ckdsl.engine.refused_moves import (
     cost_refusal,
+    distance_rule,
     is_edge,
     is_tile,
     no_intersection,
     not_a_good,
     occupied,
 )
-from ckdsl.engine.state import CITY, EMPTY, NOBODY
+from ckdsl.engine.state import CITY, NOBODY
 from ckdsl.engine.tasks import PartnerTask, PhaseTask, RelocateTask, RespondTask
 from ckdsl.engine.unmet import unmet
 
@@ -178,14 +179,7 @@ def _phase(game: Game, player: int, option: Option) -> Refusal | None:
 def _setup_building(game: Game, player: int, option: Option) -> Refusal | None:
     """docs/rules.md, "Setup": anywhere the distance rule allows."""
     i = option[1]
-    found = no_intersection(game, i) or occupied(game, i)
-    if found is not None:
-        return found
-    building = game.state.building
-    for j in game.topo.inter_neighbors[i]:
-        if building[j] != EMPTY:
-            return Refusal("refused_distance", {"at": i, "other": j})
-    return None
+    return no_intersection(game, i) or occupied(game, i) or distance_rule(game, i)
 
 
 def _setup_road(game: Game, player: int, option: Option) -> Refusal | None:

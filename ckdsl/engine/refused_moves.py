@@ -135,7 +135,7 @@ def settlement(game: Game, player: int, option: Option) -> Refusal | None:
     found = no_intersection(game, i) or occupied(game, i) or _no_piece(game, player, "settlement")
     if found is not None:
         return found
-    distance = _distance(game, i)
+    distance = distance_rule(game, i)
     if distance is not None:
         return distance
     return (
@@ -145,7 +145,7 @@ def settlement(game: Game, player: int, option: Option) -> Refusal | None:
     )
 
 
-def _distance(game: Game, i: int) -> Refusal | None:
+def distance_rule(game: Game, i: int) -> Refusal | None:
     """docs/rules.md, "Building" (the distance rule): no building on a neighbour."""
     building = game.state.building
     for j in game.topo.inter_neighbors[i]:

@@ -16,8 +16,8 @@ from ckdsl.diagnostics import JsonPath, Pos
 class Positions:
     """Value and key positions by JSON path.
 
-    ``values`` and ``keys`` are for reading; write with ``set``, ``graft``, ``drop`` and
-    ``update``, which keep an index of the paths under each path, so that moving a
+    ``values`` and ``keys`` are for reading; write with ``set``, ``graft`` and ``drop``,
+    which keep an index of the paths under each path, so that moving a
     subtree costs its own size, not the whole table's (a variant adding thousands of
     cards is applied in linear time)."""
 
@@ -46,12 +46,6 @@ class Positions:
         out.values = dict(self.values)  # paths and positions are immutable
         out.keys = dict(self.keys)
         return out
-
-    def update(self, other: Positions) -> None:
-        """Take every position of ``other`` (over this table's at the same paths)."""
-        self._below = None
-        self.values.update(other.values)
-        self.keys.update(other.keys)
 
     def value(self, path: JsonPath) -> Pos:
         """The position of the value at ``path``, or of its nearest known ancestor."""

@@ -31,7 +31,7 @@ from ckdsl.l10n.catalog import Catalog
 from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.position import position_svg
-from ckdsl.session import GameSetup, file_in_use, start, write_save
+from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_save
 from ckdsl.table.status import option_lines, status_lines
 
 COMMANDS = ("help", "options", "board", "log", "undo", "save", "quit")
@@ -242,7 +242,7 @@ class Table:
     def _save(self, path: Path) -> bool:
         used = file_in_use(path, self.setup)
         if used is not None:
-            key = "terminal_save_on_rules" if "rules" in used else "terminal_save_on_map"
+            key = "terminal_save_on_rules" if used == RULES_IN_USE else "terminal_save_on_map"
             self.console.say(self.catalog.message(key, file=path))
             return False
         try:
