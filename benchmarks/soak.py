@@ -3,9 +3,11 @@
     python benchmarks/soak.py [--games 1000] [--seed 0] [--rules base] [--every N]
 
 Each game is played to its end (a win, or the turn limit) with 3 or 4 players; any
-exception, or any broken invariant (``ckdsl.engine.invariants``) after every ``N``-th
-answer and at the end, is reported with its seed, so that one game can be replayed to
-find the cause. Too slow for the test suite at 1,000 games: the suite plays a few.
+exception, or any broken invariant (``ckdsl.engine.invariants``, which includes the board
+rules' kept answers) or kept playability that a check from scratch does not give
+(``ckdsl.engine.cards.stale_playability``) after every ``N``-th answer and at the end, is
+reported with its seed, so that one game can be replayed to find the cause. Too slow for
+the test suite at 1,000 games: the suite plays a few hundred (tests/test_derived.py).
 """
 
 from __future__ import annotations
@@ -17,8 +19,15 @@ import traceback
 from collections import Counter
 
 from ckdsl.bots import RandomBot
+from ckdsl.engine.cards import stale_playability
+from ckdsl.engine.game import Game
 from ckdsl.engine.invariants import broken_invariants
 from ckdsl.session import GameSetup, start
+
+
+def faults(game: Game) -> list[str]:
+    """What does not add up in ``game``, and what it keeps that is not exact."""
+    return broken_invariants(game) + stale_playability(game)
 
 
 def soak(games: int, seed: int, rules: str, every: int) -> int:
@@ -39,9 +48,9 @@ def soak(games: int, seed: int, rules: str, every: int) -> int:
                 kinds[decision.kind] += 1
                 game.answer(bots[decision.player].choose(game.view(decision.player)))
                 step += 1
-                if every and step % every == 0 and (broken := broken_invariants(game)):
+                if every and step % every == 0 and (broken := faults(game)):
                     raise AssertionError("; ".join(broken))
-            if broken := broken_invariants(game):
+            if broken := faults(game):
                 raise AssertionError("; ".join(broken))
         except Exception:
             failed += 1

@@ -221,13 +221,7 @@ def _check_terrains(rules: CompiledRules, terrains: Sequence[str], map_name: str
 
 def play(game: Game, bots: Sequence[Bot], on_answer: Callable[[Game], None] | None = None) -> None:
     """Let ``bots`` (one per player) answer every decision until the game is over."""
-    while True:
-        decision = game.pending
-        if decision.kind == "over":
-            return
-        game.answer(bots[decision.player].choose(game.view(decision.player)))
-        if on_answer is not None:
-            on_answer(game)
+    game.play_out(bots, on_answer)
 
 
 # --- save files ---------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine import derived, pieces
+from ckdsl.dsl.runtime import unplayable
+from ckdsl.engine import cards, derived, pieces
 from ckdsl.engine.game import Game
 from ckdsl.engine.invariants import broken_invariants
 from ckdsl.engine.state import NOBODY
@@ -65,6 +66,48 @@ def test_kept_answers_stay_exact_over_two_hundred_random_games() -> None:
     assert checked > answers  # on average, more than one kept answer compared per answer
 
 
+def test_kept_playability_equals_a_check_from_scratch_after_every_answer() -> None:
+    """``cards.why_not`` keeps a card's playability by what its opening reads: after every
+    answer of random games, every card in every hand is asked both ways."""
+    reused = 0
+    for seed in range(60):
+        game, bots = random_game(20_000 + seed, 3 + seed % 2)
+        while game.pending.kind != "over":
+            decision = game.pending
+            game.answer(bots[decision.player].choose(game.view(decision.player)))
+            for p, me in enumerate(game.state.players):
+                for card in me.progress:
+                    before = len(game.playable)
+                    kept = cards.why_not(game, p, card)
+                    reused += len(game.playable) == before and before > 0
+                    assert kept == unplayable(game, p, card), (seed, len(game.history), card)
+    assert reused > 1000  # answers kept from an earlier listing were compared
+
+
+def test_a_kept_playability_follows_the_board() -> None:
+    """Intrigue needs an enemy knight on one's roads: kept as refused, then playable once
+    a knight stands there (the board's stamp changed), and forgotten by ``refresh``."""
+    game, bots = random_game(7)
+    while game.state.turn < 8:
+        decision = game.pending
+        game.answer(bots[decision.player].choose(game.view(decision.player)))
+    state, topo = game.state, game.topo
+    me = state.current
+    other = (me + 1) % game.n
+    assert cards.why_not(game, me, "intrigue") is not None  # no knights on the board yet
+    spot = next(
+        i
+        for e in state.players[me].roads
+        for i in topo.edge_ends[e]
+        if state.owner[i] == NOBODY and state.knight[i] == NOBODY
+    )
+    pieces.place_knight(game, other, spot, 1, False)
+    assert cards.why_not(game, me, "intrigue") is None
+    assert game.playable
+    game.refresh()
+    assert game.playable == {}
+
+
 @pytest.fixture
 def without_tables() -> Iterator[None]:
     derived.ENABLED = False
@@ -96,7 +139,7 @@ def test_the_same_games_with_and_without_kept_answers(without_tables: None) -> N
 def test_without_the_tables_nothing_is_kept(without_tables: None) -> None:
     game, bots = random_game(1)
     play(game, bots)
-    assert game.derived == {}
+    assert game.derived == {} and game.playable == {}
 
 
 def test_a_board_change_the_tables_were_not_told_of_is_caught() -> None:

@@ -122,6 +122,19 @@ class Program:
 
     code: tuple[Instruction, ...]
     lines: tuple[int, ...]
+    # What of the state the instructions up to each one read (``Function.reads``; None:
+    # something undeclared): ``opening_reads`` keys the cache of a card's playability.
+    reads_at: tuple[frozenset[str] | None, ...] = ()
+
+    @property
+    def opening_reads(self) -> frozenset[str] | None:
+        """What the opening reads of the state (``Function.reads``), or None if it reads
+        something undeclared (its playability is then never kept)."""
+        opening = self.opening
+        if not opening:
+            return frozenset()
+        at = len(opening) - 1
+        return self.reads_at[at] if at < len(self.reads_at) else None
 
     @property
     def opening(self) -> tuple[Instruction, ...]:
@@ -199,6 +212,7 @@ class Compiler:
         self.parameters_read: set[str] = set()  # the rule set's parameters it names
         # What of the state its calls read (Function.reads); None: something undeclared.
         self.reads: set[str] | None = set()
+        self.reads_at: list[frozenset[str] | None] = []  # ``reads`` as each instruction ends
         # Whether it can stop (EffectFailure): a selection may run past the budget, a
         # written tile may not exist, a function may fail (``formula`` guards such).
         self.may_fail = False
@@ -217,7 +231,8 @@ class Compiler:
         self.block(tree.body)
         if self.errors:
             return None
-        return Program(tuple(tuple(ins) for ins in self.code), tuple(self.lines))
+        code = tuple(tuple(ins) for ins in self.code)
+        return Program(code, tuple(self.lines), tuple(self.reads_at))
 
     def formula(self, expr: ast.Expr, want: Type) -> Fn | None:
         fn, got = self.expr(expr)
@@ -236,6 +251,7 @@ class Compiler:
     def emit(self, *ins: Any) -> int:
         self.code.append(list(ins))
         self.lines.append(self.line)
+        self.reads_at.append(None if self.reads is None else frozenset(self.reads))
         return len(self.code) - 1
 
     def statement(self, stmt: ast.Stmt) -> None:
@@ -347,6 +363,7 @@ class Compiler:
         elif node.kind in DEFAULT_SOURCE:
             source = self._call_fn(FUNCTIONS[DEFAULT_SOURCE[node.kind]][0], [])
         elif node.kind == "card":
+            self.reads = None  # the cards in hand: not a declared part of the state
             impl = FUNCTIONS["progress"][0].impl
             source = _py(lambda env: impl(env, env.me), f"{_name(impl)}(env, env.me)", (),
                          {_name(impl): impl})  # fmt: skip
@@ -486,6 +503,7 @@ class Compiler:
         to choose from (so a card that opens with it cannot be played), unless the build
         is `optional`."""
         self.hidden += 1
+        self.reads = None  # the hand, the turn's prices and the supply: not declared
         var = f"_{word}_{self.hidden}"
         paying = clauses.get("paying")
         free = "free" in flags

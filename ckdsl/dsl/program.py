@@ -161,6 +161,9 @@ class Programs:
     conjuncts: Mapping[JsonPath, tuple[tuple[str, Fn], ...]] = field(default_factory=dict)
     # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
     openings: Mapping[str, tuple[tuple[object, ...], ...]] = field(init=False)
+    # What each card's opening reads of the state (``Program.opening_reads``; None:
+    # something undeclared): ``ckdsl.engine.cards`` keeps a playability on these.
+    opening_reads: Mapping[str, frozenset[str] | None] = field(init=False)
     # What the engine asks most, compiled to Python functions (``compiler``; not when
     # compiled under ``closures_only``: then ``python`` is false, and the engine runs the
     # closures itself): each hook from its start (``run_code``; a hook without one runs
@@ -181,6 +184,7 @@ class Programs:
             fix(name, getattr(self, name))
         # Each card's opening, once: the engine asks at every main-phase decision.
         fix("openings", {card: p.opening for card, p in self.cards.items()})
+        fix("opening_reads", {card: p.opening_reads for card, p in self.cards.items()})
         python = to_python()
         object.__setattr__(self, "python", python)
         hook_code: dict[str, RunCode] = {}
@@ -450,6 +454,8 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
         if fns[path] is not None and (path[0] == "allow" or path[-1] == "allow"):
             parts[path] = conjuncts(text, names, variables)
     win_reads = _reads(data, names, ("turn", "win"))
+    if win_reads is not None and not win_reads <= {"points", "current"}:
+        win_reads = None  # ``Game.check_winner`` counts changes of these two only
     parsed.save()
     return Programs(
         cards,

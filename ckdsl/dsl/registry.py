@@ -85,9 +85,12 @@ AGGREGATES = {"count", "sum", "min", "max", "any", "all", "list"}
 """Functions that also take a selection: ``count(each t in tiles where ...)``."""
 
 
-READS = frozenset({"points", "current"})
+READS = frozenset({"points", "current", "board"})
 """The parts of the state a function may declare it reads: the players' points (which
-change only through ``Game.add_points``, which counts the changes) and whose turn it is."""
+change only through ``Game.add_points``, which counts the changes), whose turn it is, and
+the board: where the pieces stand, the supplies they come from and the number tokens
+(every change goes through ``Game.board_changed``, which draws a new ``board_stamp``).
+What reads nothing of the state (the rule set, the topology) declares ``reads=()``."""
 
 
 def function(

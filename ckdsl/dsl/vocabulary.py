@@ -58,12 +58,12 @@ def _me(env: Env) -> int:
     return env.me
 
 
-@function("opponents", (), list_of(PLAYER), "every other player, in turn order after me")
+@function("opponents", (), list_of(PLAYER), "every other player, in turn order after me", reads=())
 def _opponents(env: Env) -> list[int]:
     return [q for q in env.game.order_from(env.me) if q != env.me]
 
 
-@function("players", (), list_of(PLAYER), "every player, in turn order from me")
+@function("players", (), list_of(PLAYER), "every player, in turn order from me", reads=())
 def _players(env: Env) -> list[int]:
     return list(env.game.order_from(env.me))
 
@@ -118,17 +118,17 @@ def _can_improve(env: Env, p: int, track: str) -> bool:
 # --- the board ----------------------------------------------------------------------------
 
 
-@function("tiles", (), list_of(TILE), "every tile of the board")
+@function("tiles", (), list_of(TILE), "every tile of the board", reads=())
 def _tiles(env: Env) -> list[int]:
     return list(range(len(env.game.terrain)))
 
 
-@function("intersections", (), list_of(INTERSECTION), "every intersection of the board")
+@function("intersections", (), list_of(INTERSECTION), "every intersection of the board", reads=())
 def _intersections(env: Env) -> list[int]:
     return list(range(len(env.game.topo.inter_tiles)))
 
 
-@function("edges", (), list_of(EDGE), "every edge of the board")
+@function("edges", (), list_of(EDGE), "every edge of the board", reads=())
 def _edges(env: Env) -> list[int]:
     return list(range(len(env.game.topo.edge_ends)))
 
@@ -156,17 +156,17 @@ def _tiles_of(env: Env, terrain: str) -> list[int]:
     return [t for t, name in enumerate(env.game.terrain) if name == terrain]
 
 
-@function("terrain", (TILE,), TERRAIN, "the terrain of tile t")
+@function("terrain", (TILE,), TERRAIN, "the terrain of tile t", reads=())
 def _terrain(env: Env, t: int) -> str:
     return env.game.terrain[t]
 
 
-@function("number", (TILE,), INT, "the number token on tile t (0 if it has none)")
+@function("number", (TILE,), INT, "the number token on tile t (0 if it has none)", reads=("board",))
 def _number(env: Env, t: int) -> int:
     return env.game.state.numbers[t] or 0
 
 
-@function("land", (TILE,), BOOL, "whether tile t is land (pieces may stand next to it)")
+@function("land", (TILE,), BOOL, "whether tile t is land (pieces may stand next to it)", reads=())
 def _land(env: Env, t: int) -> bool:
     return env.game.terrain[t] in env.game.rules.land
 
@@ -181,7 +181,13 @@ def _tiles_at(env: Env, i: int) -> list[int]:
     return list(env.game.topo.inter_tiles[i])
 
 
-@function("tiles_next_to", (PLAYER,), list_of(TILE), "the tiles next to p's settlements and cities")
+@function(
+    "tiles_next_to",
+    (PLAYER,),
+    list_of(TILE),
+    "the tiles next to p's settlements and cities",
+    reads=("board",),
+)
 def _tiles_next_to(env: Env, p: int) -> list[int]:
     inter_tiles = env.game.topo.inter_tiles
     return sorted({t for i in env.game.state.players[p].buildings for t in inter_tiles[i]})
@@ -223,12 +229,12 @@ def _attacks(env: Env) -> int:
     return env.game.state.attacks
 
 
-@function("white_faces", (), list_of(INT), "the faces of the white die")
+@function("white_faces", (), list_of(INT), "the faces of the white die", reads=())
 def _white_faces(env: Env) -> list[int]:
     return list(env.game.rules.white_faces)
 
 
-@function("red_faces", (), list_of(INT), "the faces of the red die")
+@function("red_faces", (), list_of(INT), "the faces of the red die", reads=())
 def _red_faces(env: Env) -> list[int]:
     return list(env.game.rules.red_faces)
 
@@ -290,7 +296,13 @@ def _is_metropolis(env: Env, c: int) -> bool:
     return c in env.game.state.metropolis
 
 
-@function("owner", (BUILDING,), PLAYER, "who owns the settlement or city on b (-1: nobody)")
+@function(
+    "owner",
+    (BUILDING,),
+    PLAYER,
+    "who owns the settlement or city on b (-1: nobody)",
+    reads=("board",),
+)
 def _building_owner(env: Env, b: int) -> int:
     return env.game.state.owner[b]
 
@@ -298,22 +310,28 @@ def _building_owner(env: Env, b: int) -> int:
 # --- roads --------------------------------------------------------------------------------
 
 
-@function("roads", (), list_of(ROAD), "every road on the board")
+@function("roads", (), list_of(ROAD), "every road on the board", reads=("board",))
 def _all_roads(env: Env) -> list[int]:
     return [e for e, p in enumerate(env.game.state.road) if p != NOBODY]
 
 
-@function("roads", (PLAYER,), list_of(ROAD), "p's roads")
+@function("roads", (PLAYER,), list_of(ROAD), "p's roads", reads=("board",))
 def _roads(env: Env, p: int) -> list[int]:
     return sorted(env.game.state.players[p].roads)
 
 
-@function("owner", (ROAD,), PLAYER, "who owns road r (-1: nobody)")
+@function("owner", (ROAD,), PLAYER, "who owns road r (-1: nobody)", reads=("board",))
 def _road_owner(env: Env, r: int) -> int:
     return env.game.state.road[r]
 
 
-@function("is_open", (ROAD,), BOOL, "whether one end of road r has no other piece of its owner")
+@function(
+    "is_open",
+    (ROAD,),
+    BOOL,
+    "whether one end of road r has no other piece of its owner",
+    reads=("board",),
+)
 def _is_open(env: Env, r: int) -> bool:
     game = env.game
     state, topo = game.state, game.topo
@@ -329,14 +347,18 @@ def _is_open(env: Env, r: int) -> bool:
 
 
 @function(
-    "connected", (PLAYER, INTERSECTION), BOOL, "whether intersection i touches one of p's roads"
+    "connected",
+    (PLAYER, INTERSECTION),
+    BOOL,
+    "whether intersection i touches one of p's roads",
+    reads=("board",),
 )
 def _connected(env: Env, p: int, i: int) -> bool:
     road = env.game.state.road
     return any(road[e] == p for e in env.game.topo.inter_edges[i])
 
 
-@function("road_spots", (PLAYER,), list_of(EDGE), "where p may build a road now")
+@function("road_spots", (PLAYER,), list_of(EDGE), "where p may build a road now", reads=("board",))
 def _road_spots(env: Env, p: int) -> list[int]:
     return list(building.spots(env.game, p, "road"))
 
@@ -344,12 +366,12 @@ def _road_spots(env: Env, p: int) -> list[int]:
 # --- knights ------------------------------------------------------------------------------
 
 
-@function("knights", (), list_of(KNIGHT), "every knight on the board")
+@function("knights", (), list_of(KNIGHT), "every knight on the board", reads=("board",))
 def _all_knights(env: Env) -> list[int]:
     return sorted(i for p in env.game.state.players for i in p.knights)
 
 
-@function("knights", (PLAYER,), list_of(KNIGHT), "p's knights")
+@function("knights", (PLAYER,), list_of(KNIGHT), "p's knights", reads=("board",))
 def _knights(env: Env, p: int) -> list[int]:
     return sorted(env.game.state.players[p].knights)
 
@@ -370,7 +392,7 @@ def _active(env: Env, k: int) -> bool:
     return env.game.state.knight_active[k]
 
 
-@function("owner", (KNIGHT,), PLAYER, "who owns knight k")
+@function("owner", (KNIGHT,), PLAYER, "who owns knight k", reads=("board",))
 def _knight_owner(env: Env, k: int) -> int:
     return env.game.state.knight[k]
 
@@ -397,13 +419,13 @@ def _knight_spots(env: Env, p: int) -> list[int]:
 # --- goods, cards, tracks -----------------------------------------------------------------
 
 
-@function("resources", (), list_of(RESOURCE), "every resource")
+@function("resources", (), list_of(RESOURCE), "every resource", reads=())
 def _resources(env: Env) -> list[str]:
     rules = env.game.rules
     return [rules.goods[g] for g in rules.resources]
 
 
-@function("commodities", (), list_of(COMMODITY), "every commodity")
+@function("commodities", (), list_of(COMMODITY), "every commodity", reads=())
 def _commodities(env: Env) -> list[str]:
     rules = env.game.rules
     return [rules.goods[g] for g in rules.commodities]
@@ -421,7 +443,7 @@ def _commodities_of(env: Env, p: int) -> list[str]:
     return [rules.goods[g] for g in rules.commodities if hand[g]]
 
 
-@function("goods", (), list_of(GOOD), "every resource and commodity")
+@function("goods", (), list_of(GOOD), "every resource and commodity", reads=())
 def _goods(env: Env) -> list[str]:
     return list(env.game.rules.goods)
 
@@ -431,12 +453,12 @@ def _bank(env: Env, g: str) -> int:
     return env.game.state.bank[env.game.rules.good_index[g]]
 
 
-@function("tracks", (), list_of(TRACK), "every improvement track")
+@function("tracks", (), list_of(TRACK), "every improvement track", reads=())
 def _tracks(env: Env) -> list[str]:
     return [t.id for t in env.game.rules.tracks]
 
 
-@function("terrains", (), list_of(TERRAIN), "every terrain")
+@function("terrains", (), list_of(TERRAIN), "every terrain", reads=())
 def _terrains(env: Env) -> list[str]:
     return list(env.game.rules.production)
 
@@ -450,47 +472,51 @@ def _deck_size(env: Env, track: str) -> int:
 # --- numbers and selections ---------------------------------------------------------------
 
 
-@function("list", (list_of(ANY),), list_of(ANY), "the items of a selection, picked now")
+@function("list", (list_of(ANY),), list_of(ANY), "the items of a selection, picked now", reads=())
 def _list(env: Env, items: Sequence[Value]) -> list[Value]:
     return list(items)
 
 
-@function("count", (list_of(ANY),), INT, "how many items a list or selection has")
+@function("count", (list_of(ANY),), INT, "how many items a list or selection has", reads=())
 def _count(env: Env, items: Sequence[Value]) -> int:
     return len(items)
 
 
-@function("sum", (list_of(INT),), INT, "the sum of a list or selection of numbers")
+@function("sum", (list_of(INT),), INT, "the sum of a list or selection of numbers", reads=())
 def _sum(env: Env, items: list[int]) -> int:
     return sum(items)
 
 
-@function("min", (INT, INT), INT, "the smaller of two numbers")
+@function("min", (INT, INT), INT, "the smaller of two numbers", reads=())
 def _min2(env: Env, a: int, b: int) -> int:
     return min(a, b)
 
 
-@function("max", (INT, INT), INT, "the larger of two numbers")
+@function("max", (INT, INT), INT, "the larger of two numbers", reads=())
 def _max2(env: Env, a: int, b: int) -> int:
     return max(a, b)
 
 
-@function("min", (list_of(INT),), INT, "the smallest number of a list or selection (0 if empty)")
+@function(
+    "min", (list_of(INT),), INT, "the smallest number of a list or selection (0 if empty)", reads=()
+)
 def _min(env: Env, items: list[int]) -> int:
     return min(items, default=0)
 
 
-@function("max", (list_of(INT),), INT, "the largest number of a list or selection (0 if empty)")
+@function(
+    "max", (list_of(INT),), INT, "the largest number of a list or selection (0 if empty)", reads=()
+)
 def _max(env: Env, items: list[int]) -> int:
     return max(items, default=0)
 
 
-@function("any", (list_of(BOOL),), BOOL, "whether a selection has any item (or any true)")
+@function("any", (list_of(BOOL),), BOOL, "whether a selection has any item (or any true)", reads=())
 def _any(env: Env, items: list[bool]) -> bool:
     return any(items)
 
 
-@function("all", (list_of(BOOL),), BOOL, "whether every item of a list is true")
+@function("all", (list_of(BOOL),), BOOL, "whether every item of a list is true", reads=())
 def _all(env: Env, items: list[bool]) -> bool:
     return all(items)
 

@@ -103,9 +103,12 @@ def knight_reach(topo: Topology, state: GameState, player: int, start: int) -> l
     return reached
 
 
-def longest_road(topo: Topology, state: GameState, player: int) -> int:
+def longest_road(topo: Topology, state: GameState, player: int, through: int = -1) -> int:
     """The player's longest simple path of roads; another player's piece breaks it
-    (docs/rules.md, "The longest road")."""
+    (docs/rules.md, "The longest road"). With ``through`` (a road of the player), only
+    the network of roads joined to it is searched: a road just built changes no other
+    network, so the player's longest road is then the larger of the one before and this
+    network's (``pieces.place_road``)."""
     roads = state.players[player].roads
     if not roads:
         return 0
@@ -115,6 +118,9 @@ def longest_road(topo: Topology, state: GameState, player: int) -> int:
         a, b = topo.edge_ends[e]
         links.setdefault(a, []).append((e, b))
         links.setdefault(b, []).append((e, a))
+    if through >= 0:
+        joined = _network(topo.edge_ends[through][0], links)
+        links = {i: out for i, out in links.items() if i in joined}
     cut = {i for i in links if not passable(state, i, player)}
     best = 0
 

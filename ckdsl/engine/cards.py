@@ -8,14 +8,20 @@ turn, when their effect can start (``ckdsl.dsl.runtime.unplayable``) and the rul
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from ckdsl.dsl.runtime import start_card, unplayable
+from ckdsl.engine import derived
 from ckdsl.engine.allow import allowed
 from ckdsl.engine.decisions import Option, Verb
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
+
+PlayableKey: TypeAlias = "tuple[str, int, int, int, int]"
+"""A kept playability's key: the card, the player, and the stamps of what it reads
+(``Game.board_stamp``, ``Game.points_changes``, the current player; a constant for
+what it does not read)."""
 
 
 def play_options(game: Game, player: int, timing: str, options: list[Option]) -> None:
@@ -27,10 +33,44 @@ def play_options(game: Game, player: int, timing: str, options: list[Option]) ->
     for card in dict.fromkeys(held):
         if (
             cards[card].timing == timing
-            and unplayable(game, player, card) is None
+            and why_not(game, player, card) is None
             and allowed(game, "play", player, c=card)
         ):
             options.append(("play", card))
+
+
+def why_not(game: Game, player: int, card: str) -> str | None:
+    """``runtime.unplayable``, kept while what the card's opening reads has not changed
+    (``Program.opening_reads``: the board, the points, whose turn it is; an opening that
+    reads anything else is asked every time). The key holds the stamps of what it reads:
+    ``Game.board_stamp`` (new at every change of the board), ``Game.points_changes``
+    (counted at every change of points; the table is emptied when the state is changed
+    directly, ``Game.refresh``) and the current player. Off with ``derived.ENABLED``."""
+    reads = game.rules.programs.opening_reads.get(card)
+    if reads is None or not derived.ENABLED:
+        return unplayable(game, player, card)
+    key = _key(game, player, card, reads)
+    kept = game.playable
+    if key in kept:
+        return kept[key]
+    if len(kept) >= _KEEP:
+        kept.clear()  # answers kept for boards long gone
+    found = kept[key] = unplayable(game, player, card)
+    return found
+
+
+def _key(game: Game, player: int, card: str, reads: frozenset[str]) -> PlayableKey:
+    return (
+        card,
+        player,
+        game.board_stamp if "board" in reads else 0,
+        game.points_changes if "points" in reads else -1,
+        game.state.current if "current" in reads else -1,
+    )
+
+
+_KEEP = 4096
+"""How many playabilities a game keeps before it starts afresh."""
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:
@@ -48,3 +88,20 @@ def _on_play(game: Game, player: int, option: Option) -> None:
 
 
 VERBS = (Verb("play", "play {1}", main=_on_play),)
+
+
+def stale_playability(game: Game) -> list[str]:
+    """Every playability kept under the game's current stamps that a check from scratch
+    does not give (an empty list when the table is exact; ``benchmarks/soak.py`` and
+    tests/test_derived.py ask after every answer)."""
+    out: list[str] = []
+    for key, kept in list(game.playable.items()):
+        card, player = key[0], key[1]
+        reads = game.rules.programs.opening_reads.get(card)
+        if reads is None or key != _key(game, player, card, reads):
+            continue  # kept for another board, other points or another turn
+        fresh = unplayable(game, player, card)
+        if fresh != kept:
+            out.append(f"kept playability of {card} for player {player} is {kept!r}, "
+                       f"from scratch {fresh!r}")  # fmt: skip
+    return out

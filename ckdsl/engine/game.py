@@ -16,10 +16,10 @@ them, a card's effect waiting for a choice) waits in ``state.queue`` as plain tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -41,6 +41,7 @@ from ckdsl.engine import (
     turn,
 )
 from ckdsl.engine.allow import Env
+from ckdsl.engine.cards import PlayableKey
 from ckdsl.engine.compiled import Bundle, CompiledRules
 from ckdsl.engine.decisions import (
     Asked,
@@ -75,6 +76,12 @@ OVER = Decision(NOBODY, "over", ())
 
 Event = dict[str, Any]
 """A logged event: {"event": name, "player": who, ...details}."""
+
+
+class Chooser(Protocol):
+    """What answers a player's decisions from their view (``ckdsl.bots.Bot``)."""
+
+    def choose(self, view: PlayerView) -> Option: ...
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # mypyc: Game.__new__ skips __init__
@@ -169,6 +176,9 @@ class Game:
         self.derived: dict[derived.Key, tuple[int, Any]] = {}
         self.board_stamp = derived.new_stamp()
         self.yield_stamps: dict[int, int] = {}
+        # Which cards can be played, kept by what their openings read (``cards.why_not``):
+        # a game's own (its points counter is not unique to it), emptied by ``refresh``.
+        self.playable: dict[PlayableKey, str | None] = {}
         self.index_numbers()
         self._decision: Decision | None = None
         self._settled = False  # nothing is due but the turn's decision (see ``pending``)
@@ -198,6 +208,7 @@ class Game:
         new.logging = self.logging if log is None else log
         new.events = self.events[:] if new.logging and self.logging else []
         new._listeners = ()
+        new.playable = {}  # its points will change apart from this game's: not shared
         return new
 
     def with_state(self, state: GameState) -> Game:
@@ -206,6 +217,7 @@ class Game:
         new = self._shallow_copy()
         new.state = state
         new.history, new.events, new.logging, new._listeners = [], [], False, ()
+        new.playable = {}
         new._decision, new._settled, new._win_checked = None, False, -1
         new.index_numbers()
         return new
@@ -220,7 +232,7 @@ class Game:
         new.harbor_at, new.setup_order = self.harbor_at, self.setup_order
         new.state, new.tiles_by_number = self.state, self.tiles_by_number
         new.derived, new.board_stamp = self.derived, self.board_stamp
-        new.yield_stamps = self.yield_stamps
+        new.yield_stamps, new.playable = self.yield_stamps, self.playable
         new._decision, new._settled = self._decision, self._settled
         new.points_changes, new.hook_depth = self.points_changes, self.hook_depth
         new.hooks_run = self.hooks_run
@@ -231,6 +243,22 @@ class Game:
         new.auto_tasks, new.main_verbs = self.auto_tasks, self.main_verbs
         new.main_options = self.main_options
         return new
+
+    def play_out(
+        self, players: Sequence[Chooser], on_answer: Callable[[Game], None] | None = None
+    ) -> None:
+        """Let ``players`` (one per seat) answer every decision until the game is over,
+        each from its own view (``ckdsl.session.play``). Here, not in the session, so the
+        compiled build (tools/build_mypyc.py) runs the loop of every simulated game
+        compiled too."""
+        while True:
+            decision = self.pending
+            if decision.kind == "over":
+                return
+            player = decision.player
+            self.answer(players[player].choose(self.view(player)))
+            if on_answer is not None:
+                on_answer(self)
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know of this game now (ckdsl.engine.view)."""
@@ -314,6 +342,7 @@ class Game:
         self._decision = None
         self._settled = False
         self._win_checked = -1  # the points may have been set directly
+        self.playable = {}
         self.index_numbers()  # and the pieces
         if list_now:
             self._decision = self._advance()

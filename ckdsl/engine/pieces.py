@@ -117,7 +117,10 @@ def place_road(game: Game, player: int, edge: int) -> None:
     me.supply["road"] -= 1
     game.board_changed()
     game.log("build", player, piece="road", at=edge)
-    me.road_length = board_rules.longest_road(game.topo, state, player)
+    # A new road lengthens only its own network (docs/rules.md, "The longest road").
+    found = board_rules.longest_road(game.topo, state, player, through=edge)
+    if found > me.road_length:
+        me.road_length = found
     award_longest_road(game)
 
 
