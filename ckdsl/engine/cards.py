@@ -47,7 +47,7 @@ def why_not(game: Game, player: int, card: str) -> str | None:
     (counted at every change of points; the table is emptied when the state is changed
     directly, ``Game.refresh``) and the current player. Off with ``derived.ENABLED``."""
     reads = game.rules.programs.opening_reads.get(card)
-    if reads is None or not derived.ENABLED:
+    if reads is None or not reads <= KEYED or not derived.ENABLED:
         return unplayable(game, player, card)
     key = _key(game, player, card, reads)
     kept = game.playable
@@ -68,6 +68,10 @@ def _key(game: Game, player: int, card: str, reads: frozenset[str]) -> PlayableK
         game.state.current if "current" in reads else -1,
     )
 
+
+KEYED = frozenset({"board", "points", "current"})
+"""The parts of the state a kept playability is keyed by: an opening that reads any other
+(``registry.READS``) is asked every time."""
 
 _KEEP = 4096
 """How many playabilities a game keeps before it starts afresh."""
@@ -98,7 +102,7 @@ def stale_playability(game: Game) -> list[str]:
     for key, kept in list(game.playable.items()):
         card, player = key[0], key[1]
         reads = game.rules.programs.opening_reads.get(card)
-        if reads is None or key != _key(game, player, card, reads):
+        if reads is None or not reads <= KEYED or key != _key(game, player, card, reads):
             continue  # kept for another board, other points or another turn
         fresh = unplayable(game, player, card)
         if fresh != kept:
