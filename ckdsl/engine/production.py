@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import derived
+from ckdsl.engine.compiled import Bundle
 from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.hands import transfer_all
 from ckdsl.engine.state import NOBODY
@@ -23,39 +24,51 @@ if TYPE_CHECKING:
 
 def produce(game: Game, roller: int, number: int) -> None:
     state, rules = game.state, game.rules
-    yields, chosen = derived.production(game, number)
-    owed = {owner: dict(goods) for owner, goods in yields}
-    gold = list(chosen)
+    yields, gold = derived.production(game, number)
     bank = state.bank
     totals: dict[int, int] = {}
-    for due in owed.values():
-        for g, amount in due.items():
+    for _, due in yields:
+        for g, amount in due:
             totals[g] = totals.get(g, 0) + amount
+    owed: dict[int, Bundle] = dict(yields)
+    if any(total > bank[g] for g, total in totals.items()):
+        owed = _shortage(game, yields, totals)
+    got_nothing = []
+    gold_owners = {owner for owner, _ in gold} if gold else ()
+    names, told = rules.goods, game.heard("produce")
+    for p in game.order_from(roller):
+        goods = owed.get(p)
+        if goods and any(n for _, n in goods):
+            transfer_all(game, NOBODY, p, goods)
+            if told:
+                named = {names[g]: n for g, n in sorted(goods) if n}
+                game.log("produce", p, goods=named)
+        elif p not in gold_owners:
+            got_nothing.append(p)
+    tasks: list[Task] = []
+    if gold:
+        ordered = sorted(gold, key=lambda pc: (pc[0] - roller) % game.n)
+        tasks += [GoldTask("gold", owner, count) for owner, count in ordered]
+    for p in got_nothing:
+        tasks += ability_tasks(game, "nothing_produced", p)
+    game.push(*tasks)
+
+
+def _shortage(
+    game: Game, yields: tuple[tuple[int, Bundle], ...], totals: dict[int, int]
+) -> dict[int, Bundle]:
+    """What each owner gets when the bank cannot pay every good in full (docs/rules.md,
+    "Production"): a good short for several players goes to nobody, a good short for one
+    player only gives them what the bank holds."""
+    bank, goods = game.state.bank, game.rules.goods
+    owed = {owner: dict(due) for owner, due in yields}
     for g, total in totals.items():
         if total > bank[g]:
             takers = [p for p, due in owed.items() if g in due]
             if len(takers) > 1:
                 for p in takers:
                     del owed[p][g]
-                game.log("shortage", NOBODY, good=rules.goods[g])
+                game.log("shortage", NOBODY, good=goods[g])
             else:
                 owed[takers[0]][g] = bank[g]
-    got_nothing = []
-    gold_owners = {owner for owner, _ in gold}
-    names, told = rules.goods, game.heard("produce")
-    for p in game.order_from(roller):
-        goods = owed.get(p)
-        if goods and any(goods.values()):
-            transfer_all(game, NOBODY, p, goods.items())
-            if told:
-                named = {names[g]: n for g, n in sorted(goods.items()) if n}
-                game.log("produce", p, goods=named)
-        elif p not in gold_owners:
-            got_nothing.append(p)
-    tasks: list[Task] = []
-    if gold:
-        gold.sort(key=lambda pc: (pc[0] - roller) % game.n)
-        tasks += [GoldTask("gold", owner, count) for owner, count in gold]
-    for p in got_nothing:
-        tasks += ability_tasks(game, "nothing_produced", p)
-    game.push(*tasks)
+    return {p: tuple(due.items()) for p, due in owed.items()}
