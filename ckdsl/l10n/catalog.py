@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -156,8 +157,18 @@ class Catalog:
         self.language = language
         self.data = data
         self.fallback = fallback
+        self._found: dict[tuple[str, ...], JsonValue] = {}
+        """What ``_lookup`` found for each path: a game's log asks for the same few dozen
+        messages and names thousands of times (the data is not changed once loaded)."""
 
     def _lookup(self, *path: str) -> JsonValue:
+        try:
+            return self._found[path]
+        except KeyError:
+            found = self._found[path] = self._search(path)
+            return found
+
+    def _search(self, path: tuple[str, ...]) -> JsonValue:
         node: JsonValue = self.data
         for item in path:
             if not isinstance(node, dict) or item not in node or _untranslated(node[item]):
@@ -189,6 +200,10 @@ class Catalog:
 
     def message(self, key: str, count: int | None = None, **values: object) -> str:
         """Message ``key`` with ``values`` filled in; ``count`` picks the plural form."""
+        return self.message_with(key, count, values)
+
+    def message_with(self, key: str, count: int | None, values: Mapping[str, object]) -> str:
+        """``message`` with the values in a mapping (any keys; not changed)."""
         found = self._lookup("messages", key)
         if found is None:
             return key
@@ -218,14 +233,14 @@ class Catalog:
             return f"{count} {self.name('resources', good)}"
         return self._format(found, count, {})
 
-    def _format(self, found: JsonValue, count: int | None, values: dict[str, object]) -> str:
+    def _format(self, found: JsonValue, count: int | None, values: Mapping[str, object]) -> str:
         if isinstance(found, dict):
             form = plural.category(self.language, count if count is not None else 0)
             template = found.get(form) or found.get("other") or next(iter(found.values()))
         else:
             template = found
-        if count is not None:
-            values = {"count": count, **values}
+        if count is not None and "count" not in values:  # a value named count wins
+            values = {**values, "count": count}
         return fill(str(template), values)  # plain {name} fields only (ckdsl/template.py)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from ckdsl.events import EVENTS, EventSpec, FieldSpec, FieldType, fields_of_type, spec_of
+from ckdsl.events import EVENTS, EventSpec, FieldType, fields_of_type, spec_of
 from ckdsl.l10n.catalog import Catalog
 
 # Events too minor to print in the readable log (a modifier shows as the card played).
@@ -65,12 +65,14 @@ def runs(events: Iterable[Event]) -> Iterator[list[Event]]:
         yield group
 
 
+_RUNS = frozenset(kind for kind, spec in EVENTS.items() if spec.run)
+"""The kinds of event told by runs."""
+
+
 def _continues(last: Event, event: Event) -> bool:
     kind = event.get("event")
-    spec = spec_of(str(kind))
     return (
-        spec is not None
-        and spec.run
+        str(kind) in _RUNS
         and last.get("event") == kind
         and last.get("player") == event.get("player")
     )
@@ -92,9 +94,11 @@ class EventRenderer:
         self.place = place
         self._order = {good: i for i, good in enumerate(goods)}
         """The rule set's order of the goods, for the goods of a run."""
-        self._fields: dict[str, Mapping[str, FieldSpec]] = {}  # event kind -> its fields
+        self._kinds: dict[str, tuple[EventSpec | None, Mapping[str, FieldType]]] = {}
+        """Each event kind's spec and the types of its fields by name (the first wins)."""
         self._players: dict[int, str] = {}
         self._forms: dict[int, dict[str, str]] = {}
+        self._player_fills: dict[tuple[str, int], dict[str, object]] = {}
 
     def player(self, index: int) -> str:
         name = self._players.get(index)
@@ -105,10 +109,14 @@ class EventRenderer:
     def player_fills(self, key: str, index: int) -> dict[str, object]:
         """What a player field fills: ``{victim}``, and ``{victim_<form>}`` for each form
         of the player's name the language declares (``player_forms``: its cases)."""
-        forms = self._forms.get(index)
-        if forms is None:
-            forms = self._forms[index] = self.catalog.player_forms(self.colours[index])
-        return {key: self.player(index), **{f"{key}_{form}": n for form, n in forms.items()}}
+        fills = self._player_fills.get((key, index))
+        if fills is None:
+            forms = self._forms.get(index)
+            if forms is None:
+                forms = self._forms[index] = self.catalog.player_forms(self.colours[index])
+            fills = {key: self.player(index), **{f"{key}_{form}": n for form, n in forms.items()}}
+            self._player_fills[key, index] = fills
+        return dict(fills)
 
     def goods(self, amounts: Mapping[str, int]) -> str:
         return ", ".join(self.catalog.counted(good, n) for good, n in amounts.items())
@@ -154,29 +162,31 @@ class EventRenderer:
 
         A field the schema does not know is passed to the message as it is."""
         kind = str(event.get("event"))
-        spec = spec_of(kind)
+        known = self._kinds.get(kind)
+        if known is None:
+            spec = spec_of(kind)
+            specs = spec.fields if spec is not None else ()
+            types = {f.name: f.type for f in reversed(specs)}  # the first of a name wins
+            known = self._kinds[kind] = (spec, types)
+        spec, types = known
         if spec is not None and spec.quiet:
             return None
         if spec is not None and spec.run:
             return self.render_run([event])
         count: int | None = None
         values: dict[str, object] = {}
-        fields = self._fields.get(kind)
-        if fields is None:
-            specs = spec.fields if spec is not None else ()
-            fields = self._fields[kind] = {f.name: f for f in reversed(specs)}  # first wins
         for key, value in event.items():
             if key == "event":
                 continue
-            f = fields.get(key)
-            if f is None:
+            type_ = types.get(key)
+            if type_ is None:
                 values[key] = value
-            elif f.type == "count":
+            elif type_ == "count":
                 count = value if isinstance(value, int) else None
-            elif f.type != "flag":
-                values.update(self._fill(f.type, key, value, event))
+            elif type_ != "flag":
+                values.update(self._fill(type_, key, value, event))
         message = spec.message_for(event) if spec is not None else None
-        return self.catalog.message(message or f"log_{kind}", count, **values)
+        return self.catalog.message_with(message or f"log_{kind}", count, values)
 
     def _fill(
         self, kind: FieldType, key: str, value: object, event: Mapping[str, object]
