@@ -54,7 +54,27 @@ behind `> file`, `> /dev/full`): said in a line, exit 1."""
 
 
 class _Group(click.Group):
-    """Turns errors into messages and exit codes instead of tracebacks."""
+    """Turns errors into messages and exit codes instead of tracebacks; the commands of
+    ``ckdsl.commands`` are loaded when named (or listed), not at every start."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from ckdsl.commands import COMMANDS
+
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = self.commands.get(cmd_name)
+        if found is not None:
+            return found
+        from ckdsl.commands import command, registered
+
+        found = command(cmd_name)
+        if found is None:  # no such command: every one known, for its "did you mean"
+            for each in registered():
+                self.add_command(each)
+            return None
+        self.add_command(found)
+        return found
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -610,17 +630,6 @@ def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
         click.echo(passed_line(outcomes), err=True)
     if any(o.status != "pass" for o in outcomes):
         sys.exit(EXIT_FINDINGS)
-
-
-def _register() -> None:
-    """The commands that live in ``ckdsl.commands``."""
-    from ckdsl.commands import registered
-
-    for command in registered():
-        cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
