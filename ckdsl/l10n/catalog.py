@@ -279,14 +279,26 @@ def language_data(
 
     Raises :class:`CkdslError` if the language does not exist or its file is broken.
     """
+    return _language_data(language, ruleset, folder, shared=False)
+
+
+def _language_data(
+    language: str, ruleset: RuleSet | None, folder: Path | None, *, shared: bool
+) -> JsonObject:
+    """``language_data``; ``shared``: the locale file's data itself where nothing is
+    merged into it (not to be changed: a catalog only reads it), not a copy."""
     if language not in all_languages(folder):
         known = ", ".join(all_languages(folder))
         raise CkdslError([Diagnostic("", 0, 0, f"unknown language '{language}' (known: {known})")])
     made = _derivation_checked(language, folder)
     source = made.source if made is not None else language
-    data = copy.deepcopy(_shown_locale(locale_path(source, folder)))
-    if ruleset is not None and isinstance(ruleset.names.get(source), dict):
-        deep_merge(data, ruleset.names[source])
+    data = _shown_locale(locale_path(source, folder))
+    names = ruleset.names.get(source) if ruleset is not None else None
+    if isinstance(names, dict):
+        data = copy.deepcopy(data)
+        deep_merge(data, names)
+    elif not shared:
+        data = copy.deepcopy(data)
     return obj(derived.derive(made, data)) if made is not None else data
 
 
@@ -338,5 +350,5 @@ def load_catalog(
     """The catalog of ``language``, falling back to English for anything missing."""
     fallback = None
     if language != REFERENCE:
-        fallback = Catalog(REFERENCE, language_data(REFERENCE, ruleset, folder))
-    return Catalog(language, language_data(language, ruleset, folder), fallback)
+        fallback = Catalog(REFERENCE, _language_data(REFERENCE, ruleset, folder, shared=True))
+    return Catalog(language, _language_data(language, ruleset, folder, shared=True), fallback)

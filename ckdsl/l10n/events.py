@@ -109,6 +109,10 @@ class EventRenderer:
     def player_fills(self, key: str, index: int) -> dict[str, object]:
         """What a player field fills: ``{victim}``, and ``{victim_<form>}`` for each form
         of the player's name the language declares (``player_forms``: its cases)."""
+        return dict(self._filled(key, index))
+
+    def _filled(self, key: str, index: int) -> Mapping[str, object]:
+        """``player_fills``, made once per field and player (shared: not to be changed)."""
         fills = self._player_fills.get((key, index))
         if fills is None:
             forms = self._forms.get(index)
@@ -116,7 +120,7 @@ class EventRenderer:
                 forms = self._forms[index] = self.catalog.player_forms(self.colours[index])
             fills = {key: self.player(index), **{f"{key}_{form}": n for form, n in forms.items()}}
             self._player_fills[key, index] = fills
-        return dict(fills)
+        return fills
 
     def goods(self, amounts: Mapping[str, int]) -> str:
         return ", ".join(self.catalog.counted(good, n) for good, n in amounts.items())
@@ -179,8 +183,10 @@ class EventRenderer:
             if key == "event":
                 continue
             type_ = types.get(key)
-            if type_ is None:
+            if type_ is None or type_ in _AS_IS:
                 values[key] = value
+            elif type_ == "player" and type(value) is int and value >= 0:
+                values.update(self._filled(key, value))  # most fields: `_fill`'s, made once
             elif type_ == "count":
                 count = value if isinstance(value, int) else None
             elif type_ != "flag":
@@ -219,6 +225,9 @@ class EventRenderer:
                 return {key: self.level(value)}
         return {key: value}
 
+
+_AS_IS: frozenset[FieldType] = frozenset({"cards", "number", "tile", "text", "action", "hook"})
+"""Field types whose value a message shows as it is (``_fill`` has no case for them)."""
 
 _NAMED: Mapping[FieldType, str] = {"piece": "pieces", "deck": "decks", "track": "tracks"}
 """Field types shown by their name in a ``names`` table of the locale."""
