@@ -239,11 +239,13 @@ def _listing(files: list[str]) -> tuple[str, int]:
 
 
 def _memo_file() -> Path | None:
-    """Where the code digest of this copy of ckdsl is kept (None: no cache folder)."""
+    """Where the code digest of this copy of ckdsl run by this Python is kept (None: no
+    cache folder)."""
     folder = cache_dir()
     if folder is None:
         return None
-    where = hashlib.sha256(str(package_dir()).encode(_UTF8, _RAW)).hexdigest()[:16]
+    which = f"{package_dir()}\0{sys.executable}\0{sys.prefix}"
+    where = hashlib.sha256(which.encode(_UTF8, _RAW)).hexdigest()[:16]
     return folder / f"code-{where}.digest"
 
 
