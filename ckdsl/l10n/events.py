@@ -170,8 +170,8 @@ class EventRenderer:
         if known is None:
             spec = spec_of(kind)
             specs = spec.fields if spec is not None else ()
-            types = {f.name: f.type for f in reversed(specs)}  # the first of a name wins
-            known = self._kinds[kind] = (spec, types)
+            first = {f.name: f.type for f in reversed(specs)}  # the first of a name wins
+            known = self._kinds[kind] = (spec, first)
         spec, types = known
         if spec is not None and spec.quiet:
             return None
