@@ -130,11 +130,15 @@ def _echo_json(data: object, indent: int | None = 2) -> None:
     click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
 
 
+_LANGUAGES = all_languages()
+"""The choices of ``--lang`` (the bundled locale files), listed once for every command."""
+
+
 def _lang_option(purpose: str) -> Callable[[_F], _F]:
     """``--lang``: a language with a locale file, translated or derived (``sr-Latn``)."""
     return click.option(
         "--lang",
-        type=click.Choice(all_languages()),
+        type=click.Choice(_LANGUAGES),
         default=REFERENCE,
         show_default=True,
         help=purpose,
@@ -313,7 +317,7 @@ _locales_option = click.option(
     "--lang",
     "langs",
     multiple=True,
-    type=click.Choice(all_languages()),
+    type=click.Choice(_LANGUAGES),
     help="Check only this language (repeatable; default: every locale file).",
 )
 @_rules_option

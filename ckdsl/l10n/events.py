@@ -78,6 +78,21 @@ def _continues(last: Event, event: Event) -> bool:
     )
 
 
+_Kind = tuple[EventSpec | None, Mapping[str, FieldType], str | None]
+"""An event kind as the renderer uses it: its spec, the types of its fields by name (the
+first of a name wins), and the key of its message when no field picks it."""
+
+
+def _kind(kind: str) -> _Kind:
+    spec = spec_of(kind)
+    if spec is None:
+        return None, {}, f"log_{kind}"
+    first = {f.name: f.type for f in reversed(spec.fields)}
+    messages = spec.messages
+    told = (messages[0].key or f"log_{kind}") if messages and messages[0].when is None else None
+    return spec, first, told
+
+
 class EventRenderer:
     """Renders events for one game: the catalog, the players' colours, and how to name a
     place (edge ids are written as their two intersections, "12-13")."""
@@ -94,8 +109,7 @@ class EventRenderer:
         self.place = place
         self._order = {good: i for i, good in enumerate(goods)}
         """The rule set's order of the goods, for the goods of a run."""
-        self._kinds: dict[str, tuple[EventSpec | None, Mapping[str, FieldType]]] = {}
-        """Each event kind's spec and the types of its fields by name (the first wins)."""
+        self._kinds: dict[str, _Kind] = {}
         self._players: dict[int, str] = {}
         self._forms: dict[int, dict[str, str]] = {}
         self._player_fills: dict[tuple[str, int], dict[str, object]] = {}
@@ -168,11 +182,8 @@ class EventRenderer:
         kind = str(event.get("event"))
         known = self._kinds.get(kind)
         if known is None:
-            spec = spec_of(kind)
-            specs = spec.fields if spec is not None else ()
-            first = {f.name: f.type for f in reversed(specs)}  # the first of a name wins
-            known = self._kinds[kind] = (spec, first)
-        spec, types = known
+            known = self._kinds[kind] = _kind(kind)
+        spec, types, told = known
         if spec is not None and spec.quiet:
             return None
         if spec is not None and spec.run:
@@ -191,8 +202,9 @@ class EventRenderer:
                 count = value if isinstance(value, int) else None
             elif type_ != "flag":
                 values.update(self._fill(type_, key, value, event))
-        message = spec.message_for(event) if spec is not None else None
-        return self.catalog.message_with(message or f"log_{kind}", count, values)
+        if told is None:  # the message depends on the event's fields
+            told = (spec.message_for(event) if spec is not None else None) or f"log_{kind}"
+        return self.catalog.message_with(told, count, values)
 
     def _fill(
         self, kind: FieldType, key: str, value: object, event: Mapping[str, object]
