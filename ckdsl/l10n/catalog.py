@@ -161,6 +161,7 @@ class Catalog:
         """What ``_lookup`` found for each path: a game's log asks for the same few dozen
         messages and names thousands of times (the data is not changed once loaded)."""
         self._messages: dict[str, JsonValue] = {}  # the messages found, by key
+        self._counted: dict[tuple[str, int], str] = {}  # a good counted ("2 ore"), by count
 
     def _lookup(self, *path: str) -> JsonValue:
         try:
@@ -232,10 +233,17 @@ class Catalog:
 
     def counted(self, good: str, count: int) -> str:
         """``count`` of ``good`` as the language writes it ("5 cegieł")."""
-        found = self._lookup("counted", good)
-        if found is None:
-            return f"{count} {self.name('resources', good)}"
-        return self._format(found, count, {})
+        known = type(count) is int  # (True counts as 1 in a key, not in a text)
+        shown = self._counted.get((good, count)) if known else None
+        if shown is None:
+            found = self._lookup("counted", good)
+            if found is None:
+                shown = f"{count} {self.name('resources', good)}"
+            else:
+                shown = self._format(found, count, {})
+            if known:
+                self._counted[good, count] = shown
+        return shown
 
     def _format(self, found: JsonValue, count: int | None, values: Mapping[str, object]) -> str:
         if isinstance(found, dict):
