@@ -23,6 +23,7 @@ from ckdsl import __version__
 from ckdsl.commands.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
+    PATH,
     bot_specs,
     json_option,
     rules_option,
@@ -171,7 +172,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=PATH)
 @_rules_option
 @_json_option
 def validate(paths: tuple[Path, ...], rules: Path | None, as_json: bool) -> None:
@@ -432,7 +433,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 )
 @table_map_option
 @table_layout_option
-@click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
+@click.option("--save", "save_path", type=PATH, help="Write a save file.")
 @click.option(
     "--delay",
     type=click.FloatRange(min=0),
@@ -558,7 +559,7 @@ def _play_at_table(
 
 
 @cli.command()
-@click.argument("save", type=click.Path(path_type=Path))
+@click.argument("save", type=PATH)
 @click.option(
     "--step",
     is_flag=True,
@@ -568,13 +569,13 @@ def _play_at_table(
 @click.option(
     "--svg",
     "svg_path",
-    type=click.Path(path_type=Path),
+    type=PATH,
     help="With --step: rewrite this board picture after every turn.",
 )
 @click.option(
     "--rules",
     "rules",
-    type=click.Path(path_type=Path),
+    type=PATH,
     default=None,
     help="Where the save's rules are now, if they moved (they must be the same rules).",
 )
@@ -615,7 +616,7 @@ def _replay_steps(save: Path, svg_path: Path | None, lang: str, rules: Path | No
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=PATH)
 @_json_option
 def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
     """Run scenario files (or every *.yaml under a folder): one line per scenario."""
