@@ -9,6 +9,7 @@ reaches a user: a known error prints its diagnostics, anything else a one-line
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import sys
@@ -22,6 +23,7 @@ from ckdsl import __version__
 from ckdsl.commands.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
+    PATH,
     bot_specs,
     json_option,
     rules_option,
@@ -54,7 +56,27 @@ behind `> file`, `> /dev/full`): said in a line, exit 1."""
 
 
 class _Group(click.Group):
-    """Turns errors into messages and exit codes instead of tracebacks."""
+    """Turns errors into messages and exit codes instead of tracebacks; the commands of
+    ``ckdsl.commands`` are loaded when named (or listed), not at every start."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from ckdsl.commands import COMMANDS
+
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = self.commands.get(cmd_name)
+        if found is not None:
+            return found
+        from ckdsl.commands import command, registered
+
+        found = command(cmd_name)
+        if found is None:  # no such command: every one known, for its "did you mean"
+            for each in registered():
+                self.add_command(each)
+            return None
+        self.add_command(found)
+        return found
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -109,11 +131,15 @@ def _echo_json(data: object, indent: int | None = 2) -> None:
     click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
 
 
+_LANGUAGES = all_languages()
+"""The choices of ``--lang`` (the bundled locale files), listed once for every command."""
+
+
 def _lang_option(purpose: str) -> Callable[[_F], _F]:
     """``--lang``: a language with a locale file, translated or derived (``sr-Latn``)."""
     return click.option(
         "--lang",
-        type=click.Choice(all_languages()),
+        type=click.Choice(_LANGUAGES),
         default=REFERENCE,
         show_default=True,
         help=purpose,
@@ -146,7 +172,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=PATH)
 @_rules_option
 @_json_option
 def validate(paths: tuple[Path, ...], rules: Path | None, as_json: bool) -> None:
@@ -292,7 +318,7 @@ _locales_option = click.option(
     "--lang",
     "langs",
     multiple=True,
-    type=click.Choice(all_languages()),
+    type=click.Choice(_LANGUAGES),
     help="Check only this language (repeatable; default: every locale file).",
 )
 @_rules_option
@@ -407,7 +433,7 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
 )
 @table_map_option
 @table_layout_option
-@click.option("--save", "save_path", type=click.Path(path_type=Path), help="Write a save file.")
+@click.option("--save", "save_path", type=PATH, help="Write a save file.")
 @click.option(
     "--delay",
     type=click.FloatRange(min=0),
@@ -533,7 +559,7 @@ def _play_at_table(
 
 
 @cli.command()
-@click.argument("save", type=click.Path(path_type=Path))
+@click.argument("save", type=PATH)
 @click.option(
     "--step",
     is_flag=True,
@@ -543,13 +569,13 @@ def _play_at_table(
 @click.option(
     "--svg",
     "svg_path",
-    type=click.Path(path_type=Path),
+    type=PATH,
     help="With --step: rewrite this board picture after every turn.",
 )
 @click.option(
     "--rules",
     "rules",
-    type=click.Path(path_type=Path),
+    type=PATH,
     default=None,
     help="Where the save's rules are now, if they moved (they must be the same rules).",
 )
@@ -590,7 +616,7 @@ def _replay_steps(save: Path, svg_path: Path | None, lang: str, rules: Path | No
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=PATH)
 @_json_option
 def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
     """Run scenario files (or every *.yaml under a folder): one line per scenario."""
@@ -612,17 +638,6 @@ def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(EXIT_FINDINGS)
 
 
-def _register() -> None:
-    """The commands that live in ``ckdsl.commands``."""
-    from ckdsl.commands import registered
-
-    for command in registered():
-        cli.add_command(command)
-
-
-_register()
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point. Ctrl-C anywhere, start-up included, and a reader that
     closes the pipe end the run quietly (130; 0), never with a traceback."""
@@ -634,6 +649,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except BrokenPipeError:
         _quiet_pipe()
         sys.exit(0)
+    finally:
+        # The process ends: what it made is let go with it, not searched for cycles once
+        # more on the way out (the collections at exit cost a game's log as much again).
+        gc.freeze()
 
 
 def _quiet_pipe() -> None:

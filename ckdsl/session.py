@@ -13,10 +13,9 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from ckdsl import board
-from ckdsl.bots import Bot
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.dsl.compiler import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
@@ -32,6 +31,9 @@ from ckdsl.rules import disk
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
 from ckdsl.userfiles import UnsafeFile, read_user_bytes, yaml_suffix_problem
+
+if TYPE_CHECKING:
+    from ckdsl.bots import Bot
 
 SAVE_FORMAT = "ckdsl-save"
 SAVE_VERSION = 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _TOKEN = re.compile(r"\{\{|\}\}|\{(" + _NAME + r")\}|\{[^{}]*\}?")
@@ -19,19 +20,43 @@ _TOKEN = re.compile(r"\{\{|\}\}|\{(" + _NAME + r")\}|\{[^{}]*\}?")
 def fill(template: str, values: Mapping[str, object]) -> str:
     """``template`` with each ``{name}`` of ``values`` replaced by its text; an unknown
     name stays visible as ``{name}``, a field that is not a plain name as written."""
+    texts, names = parts(template)
+    if not names:
+        return texts[0]
+    out = [texts[0]]
+    for name, text in zip(names, texts[1:], strict=True):
+        out.append(str(values[name]) if name in values else "{" + name + "}")
+        out.append(text)
+    return "".join(out)
 
-    def one(match: re.Match[str]) -> str:
+
+@lru_cache(maxsize=4096)
+def parts(template: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``template`` split once at its ``{name}`` fields (a log of thousands of lines fills
+    a few dozen templates): the texts around the fields, ``{{`` and ``}}`` already read as
+    braces and any other brace kept as written, and the fields' names between them
+    (one text more than names)."""
+    texts: list[str] = []
+    names: list[str] = []
+    text: list[str] = []
+    at = 0
+    for match in _TOKEN.finditer(template):
+        text.append(template[at : match.start()])
+        at = match.end()
         token = match[0]
         if token == "{{":
-            return "{"
-        if token == "}}":
-            return "}"
-        name = match[1]
-        if name is not None and name in values:
-            return str(values[name])
-        return token
-
-    return _TOKEN.sub(one, template)
+            text.append("{")
+        elif token == "}}":
+            text.append("}")
+        elif match[1] is not None:
+            texts.append("".join(text))
+            names.append(match[1])
+            text = []
+        else:
+            text.append(token)
+    text.append(template[at:])
+    texts.append("".join(text))
+    return tuple(texts), tuple(names)
 
 
 def fields(template: str) -> set[str]:

@@ -248,6 +248,33 @@ def test_a_tournament_ranks_the_heuristic_above_random(runner: CliRunner, tmp_pa
     assert bad.exit_code == 2 and "unknown bot 'nobody'" in bad.stderr
 
 
+def test_the_bots_load_when_first_asked_for() -> None:
+    """Importing ``ckdsl.bots`` loads no bot's evaluator: the heuristic's and MCTS's
+    modules are imported when their bot is first named, or when the bots are listed (as
+    the error naming an unknown bot does)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ckdsl.bots import BotError, bots, make_bot, parse_spec\n"
+        "def loaded(): return sorted(m[11:] for m in sys.modules if m.startswith('ckdsl.bots.'))\n"
+        "print(loaded())\n"
+        "make_bot('random', 1)\n"
+        "print(loaded())\n"
+        "print(parse_spec('mcts:iterations=5').full(), loaded())\n"
+        "try:\n    parse_spec('nobody')\nexcept BotError as e:\n    print(e)\n"
+        "print([b.name for b in bots()])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[:2] == ["['base', 'random_bot']"] * 2
+    assert "'heuristic'" in out.stdout.splitlines()[2] and "'mcts'" in out.stdout.splitlines()[2]
+    assert out.stdout.splitlines()[3:] == [
+        "unknown bot 'nobody'; the bots are: heuristic, mcts, random",
+        "['heuristic', 'mcts', 'random']",
+    ]
+
+
 def test_the_bot_written_in_docs_bots_md_plays() -> None:
     """The example of docs/bots.md, run as written: registered, named, playing a game."""
     text = (REPO / "docs" / "bots.md").read_text(encoding="utf-8")

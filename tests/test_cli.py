@@ -249,6 +249,32 @@ def test_the_command_line_starts_without_the_heavy_modules() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_a_command_loads_its_own_module_and_the_bots_it_seats() -> None:
+    """`ckdsl play` with random bots imports neither the modules of the other commands
+    (compare's, serve's, ...) nor the heuristic's or MCTS's (issue 13: the start-up must
+    not dominate); `--help` lists every command all the same, and a misspelt command is
+    matched against all of them."""
+    code = (
+        "import sys\n"
+        "from ckdsl.cli import main\n"
+        "try:\n    main(['play', '--players', 'random,random,random,random'])\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('ckdsl.commands.', "
+        "'ckdsl.bots.'))), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = out.stderr.strip().splitlines()[-1]
+    assert loaded == "['ckdsl.bots.base', 'ckdsl.bots.random_bot', 'ckdsl.commands.common']"
+    from ckdsl.commands import COMMANDS
+
+    listed = subprocess.run([sys.executable, "-m", "ckdsl", "--help"], capture_output=True,
+                            text=True, check=True).stdout  # fmt: skip
+    assert all(f"  {name} " in listed for name in COMMANDS)
+    typo = subprocess.run([sys.executable, "-m", "ckdsl", "tournamnt"], capture_output=True,
+                          text=True)  # fmt: skip
+    assert typo.returncode == 2 and "Did you mean 'tournament'?" in typo.stderr
+
+
 def test_a_game_from_the_cache_needs_no_parser_schema_or_yaml(tmp_path: Path) -> None:
     """With the rule set, the map and the locale in the cache on disk (the second
     `ckdsl play`), a game is played and printed without jsonschema, Lark, PyYAML, the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -89,6 +90,23 @@ def test_message_templates_fill_plain_fields_only(tmp_path: Path) -> None:
     )
     result = CliRunner().invoke(cli, ["validate", str(variant)])
     assert result.exit_code == 1 and "v.yaml:5:19: '{player.__class__.__mro__}'" in result.stderr
+
+
+@given(st.text(alphabet="{}ab_ 1:.x", max_size=16))
+def test_a_template_split_once_fills_as_the_pattern_does(template: str) -> None:
+    """``fill`` splits a template once (``template.parts``) and joins its texts and
+    values: the same text as replacing each token of the pattern in turn."""
+    from ckdsl.template import _TOKEN
+
+    values = {"a": 1, "ab": "X{y}", "b_": None, "x": "{{"}
+
+    def one(match: re.Match[str]) -> str:
+        token, name = match[0], match[1]
+        if token in ("{{", "}}"):
+            return token[0]
+        return str(values[name]) if name is not None and name in values else token
+
+    assert fill(template, values) == _TOKEN.sub(one, template)
 
 
 def test_usage_errors_name_the_option() -> None:

@@ -34,6 +34,29 @@ def test_sr_latn_is_a_file_that_derives_it() -> None:
     assert not CYRILLIC.search(str(latin.data))
 
 
+@pytest.mark.parametrize(
+    ("text", "derives"),
+    [
+        (b"language: xx\nderived: {from: sr}\n", True),
+        (b"derived: {from: sr}\nlanguage: xx\n", True),
+        (b"language: xx\r\nderived : {from: sr}\r\n", True),
+        (b"language: xx\rderived: {from: sr}\r", True),  # old Mac line ends
+        (b"language: xx\nnames: {a: derived}\n", False),
+        (b"language: xx\nderivedness: 1\n", False),
+        (b"language: xx\n  derived: {from: sr}\n", False),  # not at the top
+        (b"language: xx\nderived: \xff\n", False),  # not UTF-8: declares nothing
+    ],
+)
+def test_a_derivation_is_a_line_that_starts_with_derived(
+    tmp_path: Path, text: bytes, derives: bool
+) -> None:
+    from ckdsl.l10n.derived import declares
+
+    path = tmp_path / "xx.yaml"
+    path.write_bytes(text)
+    assert declares(path) is derives
+
+
 def test_a_new_derived_language_needs_only_its_file(
     runner: CliRunner, locales_copy: Callable[..., Path]
 ) -> None:

@@ -101,3 +101,14 @@ def test_at_the_terminal_a_persons_discards_show_once_they_are_done() -> None:
     told = [line for line in script.said if "discards" in line]
     assert told == ["Blue discards 4 cards: 3 brick, 1 ore"]
     assert sum(1 for e in game.events if e["event"] == "discard") == 4  # the events: per card
+
+
+def test_the_fields_shown_as_they_are_have_no_case_of_their_own() -> None:
+    """The renderer shows a field of these types without asking ``_fill`` (a log prints
+    thousands): ``_fill`` must have nothing else to say about any value of them."""
+    from ckdsl.l10n.events import _AS_IS
+
+    renderer = EventRenderer(load_catalog("en"), ["red", "blue"], lambda piece, at: f"@{at}")
+    for kind in _AS_IS:
+        for value in (0, 1, -1, "road", "bishop", ["bishop"], {"ore": 1}, True, None):
+            assert renderer._fill(kind, "field", value, {"piece": "road"}) == {"field": value}

@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -209,6 +210,45 @@ def test_the_code_digest_covers_the_package_source(
         assert digest() == first
         _write(source, "X = 2\n")
         assert digest() != first
+    finally:
+        disk.code_digest.cache_clear()
+
+
+def test_the_code_digest_is_kept_under_the_stat_of_its_files(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start reads the digest of ckdsl's source from the cache folder while no file of
+    it changed (size, time, inode); any change is read and hashed again, and a file
+    changed just now (its time may not tell the next edit) never lets the digest be kept."""
+    package = tmp_path / "ckdsl"
+    package.mkdir()
+    source = package / "game.py"
+    _write(source, "X = 1\n")
+    past = time.time_ns() - 10 * 10**9
+    os.utime(source, ns=(past, past))
+    monkeypatch.setattr(disk, "package_dir", lambda: package)
+    reads: list[int] = []
+    read = disk._code_digest
+    monkeypatch.setattr(disk, "_code_digest", lambda *a: reads.append(1) or read(*a))
+
+    def digest() -> str:
+        disk.code_digest.cache_clear()
+        return disk.code_digest()
+
+    try:
+        first = digest()
+        assert digest() == first and len(reads) == 1  # the second from the cache folder
+        assert len(list(home.glob("code-*.digest"))) == 1
+        _write(source, "X = 2\n")  # the same size
+        os.utime(source, ns=(past, past + 1))
+        second = digest()
+        assert second != first and len(reads) == 2
+        assert digest() == second and len(reads) == 2
+        _write(source, "X = 3\n")  # just now: read each time until it is older
+        assert digest() not in (first, second) and len(reads) == 3
+        assert digest() and len(reads) == 4
+        monkeypatch.setenv("CKDSL_NO_CACHE", "1")  # no folder: always read
+        assert digest() and len(reads) == 5
     finally:
         disk.code_digest.cache_clear()
 

@@ -7,11 +7,23 @@ adjacency of a :class:`Topology` and the terrain/number of a :class:`Layout`.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ckdsl.board.layout import Layout, fixed_layout, random_layout
 from ckdsl.board.maps import FixedLayout, MapSpec, bundled_maps, load_map, map_path, maps_dir
-from ckdsl.board.svg import Piece, render_svg
 from ckdsl.board.topology import SIDE_STEPS, Hex, Topology, build_topology
+
+if TYPE_CHECKING:
+    from ckdsl.board.svg import Piece, render_svg
+
+
+def __getattr__(name: str) -> object:
+    """The pictures (``ckdsl.board.svg``) load when first named: a game needs none."""
+    if name in ("Piece", "render_svg"):
+        from ckdsl.board import svg
+
+        return getattr(svg, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def topology_for(spec: MapSpec) -> Topology:

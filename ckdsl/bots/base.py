@@ -14,8 +14,9 @@ players, a comma followed by ``key=value`` continues the previous bot's paramete
 
 from __future__ import annotations
 
+import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
@@ -96,21 +97,43 @@ def _show(value: ParamValue) -> str:
 
 
 _REGISTRY: dict[str, BotInfo] = {}
-"""The bots by name; each bot's module registers itself, and ``ckdsl.bots`` imports them
-all (so importing anything of ``ckdsl.bots`` fills it)."""
+"""The bots by name; each bot's module registers itself when it is imported."""
+
+_MODULES: dict[str, str] = {}
+"""Bots whose module is imported only when they are first asked for: name -> the module
+that registers it (``ckdsl.bots`` names its own: a game of random bots never loads the
+heuristic's evaluator)."""
 
 
 def register(info: BotInfo) -> None:
     _REGISTRY[info.name] = info
 
 
+def register_module(name: str, module: str) -> None:
+    """Bot ``name`` is registered by ``module``, imported the first time the bot is asked
+    for (``bot_info``, ``bots``: ``ckdsl bots`` lists it all the same)."""
+    _MODULES[name] = module
+
+
+def _load(names: Iterable[str]) -> None:
+    """Import the modules that register the bots ``names`` and are not yet imported."""
+    for name in names:
+        module = _MODULES.get(name)
+        if module is not None and name not in _REGISTRY:
+            importlib.import_module(module)
+
+
 def bots() -> list[BotInfo]:
     """Every registered bot, by name."""
+    _load(list(_MODULES))
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
 def bot_info(name: str) -> BotInfo:
     if name not in _REGISTRY:
+        _load([name])
+    if name not in _REGISTRY:
+        _load(list(_MODULES))  # every bot, to name them all
         known = ", ".join(sorted(_REGISTRY))
         hint = " (a human seat comes with the terminal table)" if name == "human" else ""
         raise BotError(f"unknown bot '{name}'{hint}; the bots are: {known}")

@@ -10,13 +10,30 @@ import importlib
 
 import click
 
-# The modules of the commands, each exporting ``COMMANDS`` (a list of Click commands).
-MODULES = ("board", "bots", "serve", "simulate", "compare", "tournament")
+COMMANDS = {
+    "board": "board",
+    "watch": "board",
+    "bots": "bots",
+    "serve": "serve",
+    "simulate": "simulate",
+    "compare": "compare",
+    "tournament": "tournament",
+}
+"""Each command of this package by name, with the module that defines it (a module exports
+its Click commands as ``COMMANDS``). A command line imports only the module of the command
+it runs; ``ckdsl --help`` imports them all."""
+
+
+def command(name: str) -> click.Command | None:
+    """The command ``name`` of this package (None: no such command here)."""
+    module = COMMANDS.get(name)
+    if module is None:
+        return None
+    found: list[click.Command] = importlib.import_module(f"ckdsl.commands.{module}").COMMANDS
+    return next((c for c in found if c.name == name), None)
 
 
 def registered() -> list[click.Command]:
-    out: list[click.Command] = []
-    for name in MODULES:
-        module = importlib.import_module(f"ckdsl.commands.{name}")
-        out += module.COMMANDS
-    return out
+    """Every command of this package."""
+    out = [command(name) for name in COMMANDS]
+    return [c for c in out if c is not None]

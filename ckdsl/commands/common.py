@@ -27,6 +27,10 @@ DEFAULT_LINEUP = "heuristic,heuristic,heuristic,heuristic"
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
+PATH = click.Path(path_type=Path)
+"""The type of an argument or option that names a file or folder: one for all of them
+(Click asks gettext for the name of each one it makes, at every start)."""
+
 # The options every experiment command (simulate, compare, tournament) shares.
 rotate_option = click.option(
     "--rotate-seats",
@@ -51,7 +55,7 @@ scheduler_option = click.option(
 rules_option = click.option(
     "--rules",
     "rules",
-    type=click.Path(path_type=Path),
+    type=PATH,
     default=None,
     help="A rule-set folder or variant file (default: the bundled base rules).",
 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -156,8 +157,20 @@ class Catalog:
         self.language = language
         self.data = data
         self.fallback = fallback
+        self._found: dict[tuple[str, ...], JsonValue] = {}
+        """What ``_lookup`` found for each path: a game's log asks for the same few dozen
+        messages and names thousands of times (the data is not changed once loaded)."""
+        self._messages: dict[str, JsonValue] = {}  # the messages found, by key
+        self._counted: dict[tuple[str, int], str] = {}  # a good counted ("2 ore"), by count
 
     def _lookup(self, *path: str) -> JsonValue:
+        try:
+            return self._found[path]
+        except KeyError:
+            found = self._found[path] = self._search(path)
+            return found
+
+    def _search(self, path: tuple[str, ...]) -> JsonValue:
         node: JsonValue = self.data
         for item in path:
             if not isinstance(node, dict) or item not in node or _untranslated(node[item]):
@@ -189,7 +202,14 @@ class Catalog:
 
     def message(self, key: str, count: int | None = None, **values: object) -> str:
         """Message ``key`` with ``values`` filled in; ``count`` picks the plural form."""
-        found = self._lookup("messages", key)
+        return self.message_with(key, count, values)
+
+    def message_with(self, key: str, count: int | None, values: Mapping[str, object]) -> str:
+        """``message`` with the values in a mapping (any keys; not changed)."""
+        try:
+            found = self._messages[key]
+        except KeyError:
+            found = self._messages[key] = self._lookup("messages", key)
         if found is None:
             return key
         return self._format(found, count, values)
@@ -213,19 +233,26 @@ class Catalog:
 
     def counted(self, good: str, count: int) -> str:
         """``count`` of ``good`` as the language writes it ("5 cegieł")."""
-        found = self._lookup("counted", good)
-        if found is None:
-            return f"{count} {self.name('resources', good)}"
-        return self._format(found, count, {})
+        known = type(count) is int  # (True counts as 1 in a key, not in a text)
+        shown = self._counted.get((good, count)) if known else None
+        if shown is None:
+            found = self._lookup("counted", good)
+            if found is None:
+                shown = f"{count} {self.name('resources', good)}"
+            else:
+                shown = self._format(found, count, {})
+            if known:
+                self._counted[good, count] = shown
+        return shown
 
-    def _format(self, found: JsonValue, count: int | None, values: dict[str, object]) -> str:
+    def _format(self, found: JsonValue, count: int | None, values: Mapping[str, object]) -> str:
         if isinstance(found, dict):
             form = plural.category(self.language, count if count is not None else 0)
             template = found.get(form) or found.get("other") or next(iter(found.values()))
         else:
             template = found
-        if count is not None:
-            values = {"count": count, **values}
+        if count is not None and "count" not in values:  # a value named count wins
+            values = {**values, "count": count}
         return fill(str(template), values)  # plain {name} fields only (ckdsl/template.py)
 
 
@@ -264,14 +291,26 @@ def language_data(
 
     Raises :class:`CkdslError` if the language does not exist or its file is broken.
     """
+    return _language_data(language, ruleset, folder, shared=False)
+
+
+def _language_data(
+    language: str, ruleset: RuleSet | None, folder: Path | None, *, shared: bool
+) -> JsonObject:
+    """``language_data``; ``shared``: the locale file's data itself where nothing is
+    merged into it (not to be changed: a catalog only reads it), not a copy."""
     if language not in all_languages(folder):
         known = ", ".join(all_languages(folder))
         raise CkdslError([Diagnostic("", 0, 0, f"unknown language '{language}' (known: {known})")])
     made = _derivation_checked(language, folder)
     source = made.source if made is not None else language
-    data = copy.deepcopy(_shown_locale(locale_path(source, folder)))
-    if ruleset is not None and isinstance(ruleset.names.get(source), dict):
-        deep_merge(data, ruleset.names[source])
+    data = _shown_locale(locale_path(source, folder))
+    names = ruleset.names.get(source) if ruleset is not None else None
+    if isinstance(names, dict):
+        data = copy.deepcopy(data)
+        deep_merge(data, names)
+    elif not shared:
+        data = copy.deepcopy(data)
     return obj(derived.derive(made, data)) if made is not None else data
 
 
@@ -323,5 +362,5 @@ def load_catalog(
     """The catalog of ``language``, falling back to English for anything missing."""
     fallback = None
     if language != REFERENCE:
-        fallback = Catalog(REFERENCE, language_data(REFERENCE, ruleset, folder))
-    return Catalog(language, language_data(language, ruleset, folder), fallback)
+        fallback = Catalog(REFERENCE, _language_data(REFERENCE, ruleset, folder, shared=True))
+    return Catalog(language, _language_data(language, ruleset, folder, shared=True), fallback)

@@ -61,6 +61,12 @@ def declares(path: Path) -> bool:
     def read() -> tuple[bool, tuple[Stamp, ...]]:
         stamp = Stamp.of(path)
         try:
+            # Most files have no line that starts with `derived`: said from their bytes
+            # (the same in UTF-8; a line may end in \n or \r, as read_text reads them)
+            # without decoding and searching every language's file at each start.
+            data = path.read_bytes()
+            if not (data.startswith(b"derived") or b"\nderived" in data or b"\rderived" in data):
+                return False, (stamp,)
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return False, (stamp,)

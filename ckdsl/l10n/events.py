@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from ckdsl.events import EVENTS, EventSpec, FieldSpec, FieldType, fields_of_type, spec_of
+from ckdsl.events import EVENTS, EventSpec, FieldType, fields_of_type, spec_of
 from ckdsl.l10n.catalog import Catalog
 
 # Events too minor to print in the readable log (a modifier shows as the card played).
@@ -65,15 +65,32 @@ def runs(events: Iterable[Event]) -> Iterator[list[Event]]:
         yield group
 
 
+_RUNS = frozenset(kind for kind, spec in EVENTS.items() if spec.run)
+"""The kinds of event told by runs."""
+
+
 def _continues(last: Event, event: Event) -> bool:
     kind = event.get("event")
-    spec = spec_of(str(kind))
     return (
-        spec is not None
-        and spec.run
+        str(kind) in _RUNS
         and last.get("event") == kind
         and last.get("player") == event.get("player")
     )
+
+
+_Kind = tuple[EventSpec | None, Mapping[str, FieldType], str | None]
+"""An event kind as the renderer uses it: its spec, the types of its fields by name (the
+first of a name wins), and the key of its message when no field picks it."""
+
+
+def _kind(kind: str) -> _Kind:
+    spec = spec_of(kind)
+    if spec is None:
+        return None, {}, f"log_{kind}"
+    first = {f.name: f.type for f in reversed(spec.fields)}
+    messages = spec.messages
+    told = (messages[0].key or f"log_{kind}") if messages and messages[0].when is None else None
+    return spec, first, told
 
 
 class EventRenderer:
@@ -92,9 +109,10 @@ class EventRenderer:
         self.place = place
         self._order = {good: i for i, good in enumerate(goods)}
         """The rule set's order of the goods, for the goods of a run."""
-        self._fields: dict[str, Mapping[str, FieldSpec]] = {}  # event kind -> its fields
+        self._kinds: dict[str, _Kind] = {}
         self._players: dict[int, str] = {}
         self._forms: dict[int, dict[str, str]] = {}
+        self._player_fills: dict[tuple[str, int], dict[str, object]] = {}
 
     def player(self, index: int) -> str:
         name = self._players.get(index)
@@ -105,10 +123,18 @@ class EventRenderer:
     def player_fills(self, key: str, index: int) -> dict[str, object]:
         """What a player field fills: ``{victim}``, and ``{victim_<form>}`` for each form
         of the player's name the language declares (``player_forms``: its cases)."""
-        forms = self._forms.get(index)
-        if forms is None:
-            forms = self._forms[index] = self.catalog.player_forms(self.colours[index])
-        return {key: self.player(index), **{f"{key}_{form}": n for form, n in forms.items()}}
+        return dict(self._filled(key, index))
+
+    def _filled(self, key: str, index: int) -> Mapping[str, object]:
+        """``player_fills``, made once per field and player (shared: not to be changed)."""
+        fills = self._player_fills.get((key, index))
+        if fills is None:
+            forms = self._forms.get(index)
+            if forms is None:
+                forms = self._forms[index] = self.catalog.player_forms(self.colours[index])
+            fills = {key: self.player(index), **{f"{key}_{form}": n for form, n in forms.items()}}
+            self._player_fills[key, index] = fills
+        return fills
 
     def goods(self, amounts: Mapping[str, int]) -> str:
         return ", ".join(self.catalog.counted(good, n) for good, n in amounts.items())
@@ -154,29 +180,31 @@ class EventRenderer:
 
         A field the schema does not know is passed to the message as it is."""
         kind = str(event.get("event"))
-        spec = spec_of(kind)
+        known = self._kinds.get(kind)
+        if known is None:
+            known = self._kinds[kind] = _kind(kind)
+        spec, types, told = known
         if spec is not None and spec.quiet:
             return None
         if spec is not None and spec.run:
             return self.render_run([event])
         count: int | None = None
         values: dict[str, object] = {}
-        fields = self._fields.get(kind)
-        if fields is None:
-            specs = spec.fields if spec is not None else ()
-            fields = self._fields[kind] = {f.name: f for f in reversed(specs)}  # first wins
         for key, value in event.items():
             if key == "event":
                 continue
-            f = fields.get(key)
-            if f is None:
+            type_ = types.get(key)
+            if type_ is None or type_ in _AS_IS:
                 values[key] = value
-            elif f.type == "count":
+            elif type_ == "player" and type(value) is int and value >= 0:
+                values.update(self._filled(key, value))  # most fields: `_fill`'s, made once
+            elif type_ == "count":
                 count = value if isinstance(value, int) else None
-            elif f.type != "flag":
-                values.update(self._fill(f.type, key, value, event))
-        message = spec.message_for(event) if spec is not None else None
-        return self.catalog.message(message or f"log_{kind}", count, **values)
+            elif type_ != "flag":
+                values.update(self._fill(type_, key, value, event))
+        if told is None:  # the message depends on the event's fields
+            told = (spec.message_for(event) if spec is not None else None) or f"log_{kind}"
+        return self.catalog.message_with(told, count, values)
 
     def _fill(
         self, kind: FieldType, key: str, value: object, event: Mapping[str, object]
@@ -209,6 +237,9 @@ class EventRenderer:
                 return {key: self.level(value)}
         return {key: value}
 
+
+_AS_IS: frozenset[FieldType] = frozenset({"cards", "number", "tile", "text", "action", "hook"})
+"""Field types whose value a message shows as it is (``_fill`` has no case for them)."""
 
 _NAMED: Mapping[FieldType, str] = {"piece": "pieces", "deck": "decks", "track": "tracks"}
 """Field types shown by their name in a ``names`` table of the locale."""

@@ -37,6 +37,7 @@ import marshal
 import os
 import pickle
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -45,7 +46,7 @@ from typing import Any
 
 from ckdsl.files import write_whole
 from ckdsl.paths import SCHEMA_KINDS, cache_dir, grammars_dir, package_dir, schema_file
-from ckdsl.stamps import Stamp, all_current, content_digest
+from ckdsl.stamps import RACY_NS, Stamp, all_current, content_digest
 
 FORMAT = b"ckdsl-cache 1\n"
 """The first bytes of an entry: entries of another format are misses."""
@@ -159,33 +160,93 @@ def code_digest() -> str:
     """The sha256 of what, besides the files an entry names, made it: ckdsl's own source
     (every ``.py`` file of the package, and the modules of a compiled build by their size
     and time), the schemas and the grammar, the Python version (the marshalled code), and
-    the installed files of the libraries that read the files."""
-    digest = hashlib.sha256()
-    digest.update(f"{sys.version}\0{sys.implementation.cache_tag}\0{marshal.version}".encode())
+    the installed files of the libraries that read the files.
+
+    Reading and hashing every source file costs each start milliseconds, so the digest is
+    kept in the cache folder too, under the files' stat (path, size, time, inode): read
+    from there while none of them changed. It is kept only when every file is older than
+    ``stamps.RACY_NS`` (a file edited twice within one tick of its clock keeps its time)."""
+    head = f"{sys.version}\0{sys.implementation.cache_tag}\0{marshal.version}"
+    files, native = _code_files()
+    libraries = "".join(f"\0{library}\0{_installed(library)}" for library in LIBRARIES)
+    listing, newest = _listing(files + native)
+    key = hashlib.sha256(f"{head}\0{listing}\0{libraries}".encode(_UTF8, _RAW)).hexdigest()
+    memo = _memo_file()
+    if memo is not None:
+        with contextlib.suppress(OSError, UnicodeDecodeError, ValueError):
+            known_key, known = memo.read_text(encoding="utf-8").split()
+            if known_key == key and len(known) == 64:
+                return known
+    digest = _code_digest(head, files, native, libraries)
+    settled = newest < time.time_ns() - RACY_NS
+    if memo is not None and settled and _listing(files + native)[0] == listing:
+        with contextlib.suppress(OSError):  # (the listing again: nothing changed meanwhile)
+            write_whole(memo, f"{key} {digest}\n".encode())
+    return digest
+
+
+_UTF8, _RAW = "utf-8", "surrogateescape"
+
+
+def _code_files() -> tuple[list[str], list[str]]:
+    """The files the code digest reads (the schemas, the grammars, the package's source),
+    and the modules of a compiled build (tools/build_mypyc.py), stamped by size and time."""
     files = [str(schema_file(kind)) for kind in SCHEMA_KINDS]
     files += sorted(str(grammar) for grammar in grammars_dir().glob("*.lark"))
-    native = []  # a compiled build's modules (tools/build_mypyc.py): what runs instead
+    native = []  # a compiled build's modules: what runs instead
     for folder, subfolders, names in os.walk(package_dir()):
         subfolders[:] = sorted(d for d in subfolders if d not in ("__pycache__", "_data"))
         files += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".py")]
         native += [os.path.join(folder, name) for name in sorted(names)
                    if name.endswith((".so", ".pyd")) or name == "_native.json"]  # fmt: skip
+    return files, native
+
+
+def _code_digest(head: str, files: list[str], native: list[str], libraries: str) -> str:
+    digest = hashlib.sha256()
+    digest.update(head.encode())
     for file in native:
         with contextlib.suppress(OSError):
             st = os.stat(file)
             stamp = f"\0{file}\0{st.st_size}\0{st.st_mtime_ns}"
-            digest.update(stamp.encode("utf-8", "surrogateescape"))
+            digest.update(stamp.encode(_UTF8, _RAW))
     for file in files:
         try:
             with open(file, "rb") as source:
                 data = source.read()
         except OSError:
             data = b"\0missing"
-        digest.update(f"\0{file}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
+        digest.update(f"\0{file}\0{len(data)}\0".encode(_UTF8, _RAW))
         digest.update(data)
-    for library in LIBRARIES:
-        digest.update(f"\0{library}\0{_installed(library)}".encode())
+    digest.update(libraries.encode())
     return digest.hexdigest()
+
+
+def _listing(files: list[str]) -> tuple[str, int]:
+    """The stat of each file (path, size, time, inode, device; a missing one as missing),
+    and the newest time among them."""
+    lines = []
+    newest = 0
+    for file in files:
+        try:
+            st = os.stat(file)
+        except OSError:
+            lines.append(f"{file}\0missing")
+            continue
+        lines.append(f"{file}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_dev}")
+        newest = max(newest, st.st_mtime_ns)
+    return "\n".join(lines), newest
+
+
+def _memo_file() -> Path | None:
+    """Where the code digest of this copy of ckdsl run by this Python is kept (None: no
+    cache folder)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    which = f"{package_dir()}\0{sys.executable}\0{sys.prefix}"
+    where = hashlib.sha256(which.encode(_UTF8, _RAW)).hexdigest()[:16]
+    return folder / f"code-{where}.digest"
 
 
 def _installed(library: str) -> str:

@@ -25,7 +25,6 @@ from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path, sorted_diagnostics
 from ckdsl.jsondata import JsonObject, JsonValue, obj, text
 from ckdsl.paths import base_rules_dir
-from ckdsl.rules import checks
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
 from ckdsl.rules.schemas import load_schema, suggest, validate
@@ -34,6 +33,7 @@ from ckdsl.template import bad_fields
 from ckdsl.userfiles import yaml_suffix_problem
 
 if TYPE_CHECKING:
+    from ckdsl.rules import checks
     from ckdsl.rules.yamlload import Document
 
 BASE = "base"
@@ -307,6 +307,8 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
     Parts the variant schema rejected are skipped (they are reported already); the rest
     is applied, so that every other error of the variant is found in the same run.
     """
+    from ckdsl.rules.checks import Removed  # the checks: only where files are read
+
     v = obj(doc.data)
     for section, ids in _sections(v.get("remove")):
         for i, key in enumerate(ids if isinstance(ids, list) else []):
@@ -316,7 +318,7 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
                 value = _table(draft, section).pop(key)
                 draft.positions.drop((section, key))
                 at = doc.positions.value(("remove", section, i))
-                draft.removed[(section, key)] = checks.Removed(at, value)
+                draft.removed[(section, key)] = Removed(at, value)
     for section, entries in _sections(v.get("replace")):
         for key, value in _sections(entries):
             if _require(draft, doc, ("replace", section, key), section, key, "replace"):
@@ -522,4 +524,6 @@ def _finish(draft: _Draft, top: str, extra_checks: Sequence[checks.ExtraCheck]) 
                         (section, key),
                     )
                 )
+    from ckdsl.rules import checks  # only where files are read, not from the cache
+
     draft.diagnostics.extend(checks.run(draft.data, draft.positions, draft.removed, extra_checks))
