@@ -71,7 +71,8 @@ class HeuristicBot:
         options = decision.options
         if len(options) == 1 and decision.kind != "main":
             return options[0]
-        game = view.determinize(self.rng)
+        # Listed only for a look ahead (``listed``): the quick rules read the view's options.
+        game = view.determinize(self.rng, list_now=False)
         return self.decide(game, view.player, decision, depth=2)
 
     def decide(self, game: Game, me: int, decision: Decision, depth: int) -> Option:
@@ -89,6 +90,7 @@ class HeuristicBot:
     # --- looking ahead ------------------------------------------------------------------
 
     def best_ahead(self, game: Game, me: int, options: tuple[Option, ...], depth: int) -> Option:
+        listed(game)
         best, best_value = options[0], float("-inf")
         for option in options:
             value = self.after(game, me, option, depth)
@@ -140,6 +142,7 @@ class HeuristicBot:
     # --- the main phase -----------------------------------------------------------------
 
     def main(self, game: Game, me: int, options: tuple[Option, ...]) -> Option:
+        listed(game)
         ev = self.evaluator(game)
         state = game.state
         mine = state.players[me]
@@ -215,6 +218,7 @@ class HeuristicBot:
         plays = [o for o in options if o != ("roll",)]
         if not plays:
             return ("roll",)
+        listed(game)
         rolled = 0.0
         for _ in range(3):  # a roll's value: the mean of three rolls of the sample
             copy = game.clone(log=False)
@@ -297,6 +301,12 @@ class HeuristicBot:
             me.hand, me.rates, targets, limit
         )
         return ("accept",) if gain > self.weights.margin else ("decline",)
+
+
+def listed(game: Game) -> None:
+    """List the pending decision of a sample now, once, before its clones are made (each
+    clone would list it again)."""
+    game.pending  # noqa: B018 - listed and kept by the game
 
 
 register(
