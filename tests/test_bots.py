@@ -271,9 +271,11 @@ def test_play_by_default_is_four_heuristic_bots_playing_to_a_winner(runner: CliR
 
 def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
     """The evaluator keeps answers from one position to the next (productions, settlement
-    spots, prices, levels): at each position of a game, each position one answer ahead of
-    a main phase, and after changes no search makes (number tokens swapped, the robber
-    moved, another game on the same map), it values as a fresh evaluator does."""
+    spots, prices, levels, the rule set's formulas): at each position of a game, each
+    position one answer ahead of a main phase, and after changes no search makes (number
+    tokens swapped, the robber moved, another game on the same map; each followed by
+    ``refresh``, as any direct change of a state is), it values as a fresh evaluator
+    does."""
     from ckdsl.bots.features import Evaluator, load_weights
 
     weights = load_weights()
@@ -313,6 +315,7 @@ def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
     game.index_numbers()
     same(game)
     state.robber = near
+    game.refresh()  # a direct change: new board and yield stamps (what the evaluator keys on)
     same(game)
     # Player 0 alone near a metropolis, then another player holding it.
     track = game.rules.tracks[0]

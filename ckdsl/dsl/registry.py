@@ -85,9 +85,13 @@ AGGREGATES = {"count", "sum", "min", "max", "any", "all", "list"}
 """Functions that also take a selection: ``count(each t in tiles where ...)``."""
 
 
-READS = frozenset({"points", "current"})
+READS = frozenset({"points", "current", "buildings", "knights"})
 """The parts of the state a function may declare it reads: the players' points (which
-change only through ``Game.add_points``, which counts the changes) and whose turn it is."""
+change only through ``Game.add_points``, which counts the changes), whose turn it is, the
+buildings (``building``, ``owner``, ``wall`` and each player's ``buildings``) and the
+knights (``knight``, ``knight_level``, ``knight_active`` and each player's ``knights``).
+A formula that calls only functions declaring what they read may be kept by those parts
+(``Programs.win_reads``, ``Programs.formula_reads``)."""
 
 
 def function(
