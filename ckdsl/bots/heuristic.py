@@ -56,6 +56,9 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self.weights: Weights = load_weights(weights)
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
+        # The main phase in which this bot last made an offer instead of ending its turn
+        # (``main``): if no trade came of it, the same decision comes back.
+        self._offered: tuple[object, ...] | None = None
 
     def evaluator(self, game: Game) -> Evaluator:
         key = (game.rules.ruleset_hash, id(game.topo))
@@ -142,10 +145,19 @@ class HeuristicBot:
     # --- the main phase -----------------------------------------------------------------
 
     def main(self, game: Game, me: int, options: tuple[Option, ...]) -> Option:
-        listed(game)
-        ev = self.evaluator(game)
         state = game.state
         mine = state.players[me]
+        # After an offer nobody took, the position is the one where the turn was to end
+        # (the same hand, the same hands' sizes, the same options): it ends now, without
+        # valuing every answer again on another sample.
+        seen = (state.turn, me, tuple(mine.hand), tuple([sum(p.hand) for p in state.players]),
+                len(mine.progress), options)  # fmt: skip
+        if seen == self._offered and options[-1] == ("end",):
+            self._offered = None
+            return options[-1]
+        self._offered = None
+        listed(game)
+        ev = self.evaluator(game)
         now = ev.value(game, me)
         best: Option = options[-1]  # ending the turn (or the phase)
         best_value = now + self.weights.margin
@@ -177,6 +189,7 @@ class HeuristicBot:
         if best == ("end",):
             offer = self.offer(game, me)
             if offer is not None:
+                self._offered = seen
                 return offer
         return best
 
