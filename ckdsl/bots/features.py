@@ -157,11 +157,12 @@ class Kept(Generic[_V]):
     an answer is given again only while those lists are equal (comparing lists costs a
     fraction of hashing them). The most recent answers of a key are tried first."""
 
-    __slots__ = ("size", "table")
+    __slots__ = ("depth", "size", "table")
 
-    def __init__(self) -> None:
+    def __init__(self, depth: int = 8) -> None:
         self.table: dict[Hashable, list[tuple[tuple[list[Any], ...], _V]]] = {}
         self.size = 0
+        self.depth = depth  # answers kept under one key
 
     def get(self, key: Hashable, lists: tuple[list[Any], ...]) -> _V | None:
         bucket = self.table.get(key)
@@ -179,7 +180,7 @@ class Kept(Generic[_V]):
             bucket = self.table[key] = []
         bucket.insert(0, (tuple([x[:] for x in lists]), value))
         self.size += 1
-        if len(bucket) > 8:
+        if len(bucket) > self.depth:
             bucket.pop()
             self.size -= 1
 
@@ -275,7 +276,7 @@ class Evaluator:
         self._kept = formulas_kept(
             programs.strength_reads, programs.defence_reads, programs.discard_limit_reads
         )
-        self._formulas: Kept[Formulas] = Kept()
+        self._formulas: Kept[Formulas] = Kept(depth=16)
 
     def _board(self, game: Game) -> None:
         """Forget what was kept for another game's board."""
@@ -581,23 +582,18 @@ class Evaluator:
 
     def formulas(self, game: Game) -> Formulas:
         """What the rule set's formulas give now (``Formulas``), kept by everything they
-        may read when they declare what they read (``formulas_kept``): the buildings and
-        the knights (the board's lists and each player's), whose turn it is, the
+        may read when they declare what they read (``formulas_kept``): the board's lists
+        of buildings and knights (which also decide each player's: the engine keeps them
+        equal as sets, and the vocabulary reads them sorted), whose turn it is, the
         metropolises (which decide the cities at risk) and, if read, the points. Else
         asked afresh."""
         kept = self._kept
         if kept is None:
             return Formulas(game)
         state = game.state
-        players = state.players
-        key: tuple[Hashable, ...] = (
-            state.current,
-            tuple(state.metropolis),
-            tuple([tuple(p.buildings) for p in players]),
-            tuple([tuple(p.knights) for p in players]),
-        )
+        key: tuple[Hashable, ...] = (state.current, tuple(state.metropolis))
         if kept:
-            key = (*key, tuple([p.points for p in players]))
+            key = (*key, tuple([p.points for p in state.players]))
         lists = (state.building, state.owner, state.wall, state.knight, state.knight_level,
                  state.knight_active)  # fmt: skip
         found = self._formulas.get(key, lists)
