@@ -269,6 +269,21 @@ def test_play_by_default_is_four_heuristic_bots_playing_to_a_winner(runner: CliR
     assert report["scores"][report["winner"]] >= 13 and report["turns"] < 300
 
 
+def test_the_base_formulas_say_what_they_read() -> None:
+    """The barbarians' strength and defence and the hand limit call only functions that
+    declare what they read (the buildings, the knights), so the heuristic keeps their
+    answers by those parts of the state (``Evaluator.formulas``)."""
+    from ckdsl.bots.features import formulas_kept
+
+    programs = start(GameSetup(seed=1), log=False).rules.programs
+    assert programs.strength_reads == frozenset({"buildings"})
+    assert programs.defence_reads == frozenset({"knights"})
+    assert programs.discard_limit_reads == frozenset({"buildings"})
+    reads = (programs.strength_reads, programs.defence_reads, programs.discard_limit_reads)
+    assert formulas_kept(*reads) is False  # kept, without the points in the key
+    assert formulas_kept(None, *reads[1:]) is None  # one that may read anything: never
+
+
 def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
     """The evaluator keeps answers from one position to the next (productions, settlement
     spots, prices, levels, the rule set's formulas): at each position of a game, each

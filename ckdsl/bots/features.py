@@ -244,12 +244,14 @@ class Evaluator:
     A search values thousands of positions that differ from each other in a piece or a
     hand. What depends only on a few lists of the state (the players' production, the
     settlement spots and what they would produce, the improvements' prices, what the
-    levels and the trade rates are worth) is kept, keyed by everything it reads, and
-    computed the same way whenever it is computed: the same inputs give the same floats,
-    kept or not. What the rule set's formulas decide (defence, the barbarians' strength,
-    the hand limit, what may be promoted) is asked every time, as they may read anything.
-    The board's yields are one game's: the answers that read them start afresh for
-    another game."""
+    levels and the trade rates are worth) is kept, keyed by everything it reads (the
+    production and the spots under the game's yield and board stamps, which the engine
+    renews whenever what they read changes, ``ckdsl.engine.derived``), and computed the
+    same way whenever it is computed: the same inputs give the same floats, kept or not.
+    The rule set's formulas (defence, the barbarians' strength, the hand limit) are kept
+    by what they read when the vocabulary declares it (``Formulas``), else asked every
+    time, as they may read anything; so is what may be promoted. The board's yields are
+    one game's: the answers that read them start afresh for another game."""
 
     def __init__(self, rules: CompiledRules, topology: Topology, weights: Weights) -> None:
         self.rules = rules
@@ -264,7 +266,7 @@ class Evaluator:
         # Kept for the board of ``_yields`` (a game's tile yields, never changed in it).
         self._yields: object = None
         self._productions: dict[Hashable, list[tuple[list[float], float]]] = {}
-        self._spots: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._spots: dict[Hashable, tuple[list[int], list[int]]] = {}
         self._spot_values: dict[Hashable, list[float | None]] = {}
         self._amounts: dict[tuple[int, int], float] = {}
         # Kept for any board.
