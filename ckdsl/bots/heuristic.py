@@ -9,6 +9,8 @@ At each decision the bot fills the hidden parts of its view with a sample
   choices made the same way, one level less deep), and keeps the answer whose position is
   worth most (``features.Evaluator``); the main phase ends when no action gains more than
   a margin;
+- a setup placement looks ahead at the spots that would produce most only, and after an
+  offer nobody took, the turn ends as it was to end (no second look at every answer);
 - bank trades, discards and goods of choice change only the hand, so they are valued on
   the hand alone, without a clone;
 - the robber goes where it hurts the others most (the leaders first) and itself least; a
