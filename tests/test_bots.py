@@ -296,11 +296,28 @@ def test_play_by_default_is_four_heuristic_bots_playing_to_a_winner(runner: CliR
     assert report["scores"][report["winner"]] >= 13 and report["turns"] < 300
 
 
+def test_the_base_formulas_say_what_they_read() -> None:
+    """The barbarians' strength and defence and the hand limit call only functions that
+    declare what they read (the buildings, the knights), so the heuristic keeps their
+    answers by those parts of the state (``Evaluator.formulas``)."""
+    from ckdsl.bots.features import formulas_kept
+
+    programs = start(GameSetup(seed=1), log=False).rules.programs
+    assert programs.strength_reads == frozenset({"buildings"})
+    assert programs.defence_reads == frozenset({"knights"})
+    assert programs.discard_limit_reads == frozenset({"buildings"})
+    reads = (programs.strength_reads, programs.defence_reads, programs.discard_limit_reads)
+    assert formulas_kept(*reads) is False  # kept, without the points in the key
+    assert formulas_kept(None, *reads[1:]) is None  # one that may read anything: never
+
+
 def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
     """The evaluator keeps answers from one position to the next (productions, settlement
-    spots, prices, levels): at each position of a game, each position one answer ahead of
-    a main phase, and after changes no search makes (number tokens swapped, the robber
-    moved, another game on the same map), it values as a fresh evaluator does."""
+    spots, prices, levels, the rule set's formulas): at each position of a game, each
+    position one answer ahead of a main phase, and after changes no search makes (number
+    tokens swapped, the robber moved, another game on the same map; each followed by
+    ``refresh``, as any direct change of a state is), it values as a fresh evaluator
+    does."""
     from ckdsl.bots.features import Evaluator, load_weights
 
     weights = load_weights()
@@ -340,6 +357,7 @@ def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
     game.index_numbers()
     same(game)
     state.robber = near
+    game.refresh()  # a direct change: new board and yield stamps (what the evaluator keys on)
     same(game)
     # Player 0 alone near a metropolis, then another player holding it.
     track = game.rules.tracks[0]

@@ -157,11 +157,12 @@ class Kept(Generic[_V]):
     an answer is given again only while those lists are equal (comparing lists costs a
     fraction of hashing them). The most recent answers of a key are tried first."""
 
-    __slots__ = ("size", "table")
+    __slots__ = ("depth", "size", "table")
 
-    def __init__(self) -> None:
+    def __init__(self, depth: int = 8) -> None:
         self.table: dict[Hashable, list[tuple[tuple[list[Any], ...], _V]]] = {}
         self.size = 0
+        self.depth = depth  # answers kept under one key
 
     def get(self, key: Hashable, lists: tuple[list[Any], ...]) -> _V | None:
         bucket = self.table.get(key)
@@ -179,13 +180,56 @@ class Kept(Generic[_V]):
             bucket = self.table[key] = []
         bucket.insert(0, (tuple([x[:] for x in lists]), value))
         self.size += 1
-        if len(bucket) > 8:
+        if len(bucket) > self.depth:
             bucket.pop()
             self.size -= 1
 
     def clear(self) -> None:
         self.table.clear()
         self.size = 0
+
+
+_READ_PARTS = frozenset({"points", "current", "buildings", "knights"})
+
+
+def formulas_kept(*reads: frozenset[str] | None) -> bool | None:
+    """Whether formulas that read these parts of the state (``ckdsl.dsl.registry.READS``;
+    None: anything) may be kept (``Evaluator.formulas``): None if not, else whether the
+    key must hold the points."""
+    if any(r is None or not r <= _READ_PARTS for r in reads):
+        return None
+    return any("points" in r for r in reads if r is not None)
+
+
+class Formulas:
+    """What the rule set's formulas give in one position: each player's part of the
+    defence, the barbarians' strength, and each player's hand limit and the cities the
+    barbarians may take (those two when first asked). ``Evaluator.formulas`` keeps it by
+    everything the formulas read (and the buildings and metropolises, which decide the
+    cities at risk), so a position that differs in nothing of that shares it."""
+
+    __slots__ = ("_at_risk", "_limits", "defence", "shares", "strength")
+
+    def __init__(self, game: Game) -> None:
+        programs = game.rules.programs
+        self.shares = [programs.defence_of(game, p) for p in range(game.n)]
+        self.defence = sum(self.shares)
+        self.strength = programs.barbarian_strength(game)
+        self._limits: list[int | None] = [None] * game.n
+        self._at_risk: list[int] | None = None
+
+    def limit(self, game: Game, player: int) -> int:
+        found = self._limits[player]
+        if found is None:
+            found = self._limits[player] = hand_limit(game, player)
+        return found
+
+    def at_risk(self, game: Game) -> list[int]:
+        """The players with a city the barbarians may take."""
+        found = self._at_risk
+        if found is None:
+            found = self._at_risk = [p for p in range(game.n) if pieces.pillageable(game, p)]
+        return found
 
 
 def _keep(table: dict[Hashable, _V], key: Hashable, value: _V) -> None:
@@ -200,12 +244,14 @@ class Evaluator:
     A search values thousands of positions that differ from each other in a piece or a
     hand. What depends only on a few lists of the state (the players' production, the
     settlement spots and what they would produce, the improvements' prices, what the
-    levels and the trade rates are worth) is kept, keyed by everything it reads, and
-    computed the same way whenever it is computed: the same inputs give the same floats,
-    kept or not. What the rule set's formulas decide (defence, the barbarians' strength,
-    the hand limit, what may be promoted) is asked every time, as they may read anything.
-    The board's yields are one game's: the answers that read them start afresh for
-    another game."""
+    levels and the trade rates are worth) is kept, keyed by everything it reads (the
+    production and the spots under the game's yield and board stamps, which the engine
+    renews whenever what they read changes, ``ckdsl.engine.derived``), and computed the
+    same way whenever it is computed: the same inputs give the same floats, kept or not.
+    The rule set's formulas (defence, the barbarians' strength, the hand limit) are kept
+    by what they read when the vocabulary declares it (``Formulas``), else asked every
+    time, as they may read anything; so is what may be promoted. The board's yields are
+    one game's: the answers that read them start afresh for another game."""
 
     def __init__(self, rules: CompiledRules, topology: Topology, weights: Weights) -> None:
         self.rules = rules
@@ -219,14 +265,20 @@ class Evaluator:
         self.points = rules.points
         # Kept for the board of ``_yields`` (a game's tile yields, never changed in it).
         self._yields: object = None
-        self._productions: Kept[list[tuple[list[float], float]]] = Kept()
-        self._spots: Kept[tuple[list[int], list[int]]] = Kept()
+        self._productions: dict[Hashable, list[tuple[list[float], float]]] = {}
+        self._spots: dict[Hashable, tuple[list[int], list[int]]] = {}
         self._spot_values: dict[Hashable, list[float | None]] = {}
         self._amounts: dict[tuple[int, int], float] = {}
         # Kept for any board.
         self._levels: dict[Hashable, float] = {}
         self._rates: dict[Hashable, float] = {}
         self._improvements: dict[Hashable, tuple[Bundle | None, ...]] = {}
+        # The rule set's formulas, kept by what they read when they declare it.
+        programs = rules.programs
+        self._kept = formulas_kept(
+            programs.strength_reads, programs.defence_reads, programs.discard_limit_reads
+        )
+        self._formulas: Kept[Formulas] = Kept(depth=16)
 
     def _board(self, game: Game) -> None:
         """Forget what was kept for another game's board."""
@@ -264,19 +316,19 @@ class Evaluator:
         return out
 
     def productions(self, game: Game) -> list[tuple[list[float], float]]:
-        """Every player's production and its value, kept for the same buildings, robber
-        and number tokens (a search values many positions that differ in a hand or a
-        knight, not in the buildings). Not to be changed by the caller."""
-        state = game.state
+        """Every player's production and its value, kept under the game's yield stamps
+        (``ckdsl.engine.derived``: new ones whenever a building next to a numbered tile,
+        the robber or the number tokens change, which is everything this reads): a
+        search values many positions that differ in a hand, a road or a knight, not in
+        the buildings. Not to be changed by the caller."""
         if game.tile_yields is not self._yields:
             self._board(game)
-        key = (state.robber, tuple([tuple(p.buildings) for p in state.players]))
-        lists = (state.building, state.numbers)
-        found = self._productions.get(key, lists)
+        key = tuple(game.yield_stamps.values())
+        found = self._productions.get(key)
         if found is None:
             found = [(made, self.production_value(made)) for made in
                      (self.production(game, p) for p in range(game.n))]  # fmt: skip
-            self._productions.put(key, lists, found)
+            _keep(self._productions, key, found)
         return found
 
     def production_value(self, made: Sequence[float]) -> float:
@@ -331,11 +383,15 @@ class Evaluator:
         supply = me.supply
         out: list[tuple[Bundle, float]] = []
         mods = bool(state.modifiers)
+        costs = rules.costs
         if supply["settlement"]:
             if spots_now is None:
                 spots_now = self.spots(game, player)[0]
             if spots_now:
-                out.append((self._price(game, player, "settlement", mods), w["settlement"]))
+                price = (
+                    self._price(game, player, "settlement", True) if mods else costs["settlement"]
+                )
+                out.append((price, w["settlement"]))
             else:
                 if spots_near is None:
                     spots_near = self.spots(game, player)[1]
@@ -352,14 +408,18 @@ class Evaluator:
                     unwalled = True
             else:
                 others = True
-        if supply["city"] and others:
-            out.append((self._price(game, player, "city", mods), w["city"]))
-        if supply["city_wall"] and unwalled:
-            out.append((self._price(game, player, "city_wall", mods), w["city_wall"]))
+        if others and supply["city"]:
+            out.append((self._price(game, player, "city", True) if mods else costs["city"],
+                        w["city"]))  # fmt: skip
+        if unwalled and supply["city_wall"]:
+            price = self._price(game, player, "city_wall", True) if mods else costs["city_wall"]
+            out.append((price, w["city_wall"]))
         if supply["road"]:
-            out.append((self._price(game, player, "road", mods), w["road"]))
-        if supply[rules.knight_levels[0].id] and me.roads:
-            out.append((self._price(game, player, "knight", mods), w["knight"]))
+            out.append((self._price(game, player, "road", True) if mods else costs["road"],
+                        w["road"]))  # fmt: skip
+        if me.roads and supply[rules.knight_levels[0].id]:
+            out.append((self._price(game, player, "knight", True) if mods else costs["knight"],
+                        w["knight"]))  # fmt: skip
         mine = me.knights
         if mine:
             active = state.knight_active
@@ -463,6 +523,7 @@ class Evaluator:
         allows a settlement."""
         state, topo = game.state, self.topo
         road, edge_ends, inter_edges = state.road, topo.edge_ends, topo.inter_edges
+        building, knight, neighbors = state.building, state.knight, topo.inter_neighbors
         seen: set[int] = set()
         found: list[int] = []
         for i in board_rules.network_ends(topo, state, player):
@@ -472,28 +533,30 @@ class Evaluator:
                     j = b if a == i else a
                     if j not in seen:
                         seen.add(j)
-                        if board_rules.distance_ok(topo, state, j):
-                            found.append(j)
+                        # board_rules.distance_ok, written out (the search asks it often)
+                        if building[j] == EMPTY and knight[j] == NOBODY:
+                            for k in neighbors[j]:
+                                if building[k] != EMPTY:
+                                    break
+                            else:
+                                found.append(j)
         found.sort()
         return found
 
     def spots(self, game: Game, player: int) -> tuple[list[int], list[int]]:
         """The settlement spots on the player's network (``settlement_spots``) and one
-        road away (``near_spots``), kept for the same pieces on the board. Not to be
-        changed by the caller."""
-        state = game.state
-        if game.tile_yields is not self._yields:
-            self._board(game)
-        me = state.players[player]
-        key = (player, tuple(me.roads), tuple(me.buildings))
-        lists = (state.building, state.owner, state.road, state.knight)
-        found = self._spots.get(key, lists)
+        road away (``near_spots``), kept under the game's board stamp (``ckdsl.engine.
+        derived``: a new one whenever a building, a road or a knight is placed, moved or
+        removed, which is everything these read). Not to be changed by the caller."""
+        key = (player, game.board_stamp)
+        found = self._spots.get(key)
         if found is None:
+            state = game.state
             found = (
                 board_rules.settlement_spots(self.topo, state, player),
                 self.near_spots(game, player),
             )
-            self._spots.put(key, lists, found)
+            _keep(self._spots, key, found)
         return found
 
     def expansion(self, game: Game, now: list[int], near: list[int]) -> float:
@@ -525,17 +588,40 @@ class Evaluator:
         length = game.rules.barbarian_track
         return (game.state.barbarians + 1) / length if length else 0.0
 
-    def barbarian_value(self, game: Game, player: int) -> float:
+    def formulas(self, game: Game) -> Formulas:
+        """What the rule set's formulas give now (``Formulas``), kept by everything they
+        may read when they declare what they read (``formulas_kept``): the board's lists
+        of buildings and knights (which also decide each player's: the engine keeps them
+        equal as sets, and the vocabulary reads them sorted), whose turn it is, the
+        metropolises (which decide the cities at risk) and, if read, the points. Else
+        asked afresh."""
+        kept = self._kept
+        if kept is None:
+            return Formulas(game)
+        state = game.state
+        key: tuple[Hashable, ...] = (state.current, tuple(state.metropolis))
+        if kept:
+            key = (*key, tuple([p.points for p in state.players]))
+        lists = (state.building, state.owner, state.wall, state.knight, state.knight_level,
+                 state.knight_active)  # fmt: skip
+        found = self._formulas.get(key, lists)
+        if found is None:
+            found = Formulas(game)
+            self._formulas.put(key, lists, found)
+        return found
+
+    def barbarian_value(self, game: Game, player: int, found: Formulas | None = None) -> float:
         """Defence when the ship is near: the city at risk for the weakest, the Defender
         point for the strongest, each weighted by how near the ship is."""
-        rules, w = game.rules, self.w
-        programs = rules.programs
-        shares = [programs.defence_of(game, p) for p in range(game.n)]
+        w = self.w
+        if found is None:
+            found = self.formulas(game)
+        shares = found.shares
         urgency = self.urgency(game)
         mine = shares[player]
         value = w.defence * mine * urgency
-        if programs.barbarian_strength(game) > sum(shares):
-            at_risk = [p for p in range(game.n) if pieces.pillageable(game, p)]
+        if found.strength > found.defence:
+            at_risk = found.at_risk(game)
             if player in at_risk and mine <= min(shares[p] for p in at_risk):
                 value -= w.city_at_risk * urgency
         elif mine > 0 and all(mine > s for p, s in enumerate(shares) if p != player):
@@ -587,9 +673,10 @@ class Evaluator:
             now, near = self.spots(game, player)
             value += self.expansion(game, now, near)
         targets = self.targets(game, player, now, near)
-        value += self.hand_value(me.hand, me.rates, targets, hand_limit(game, player))
+        found = self.formulas(game)
+        value += self.hand_value(me.hand, me.rates, targets, found.limit(game, player))
         value += self.levels_value(game, player)
-        value += self.barbarian_value(game, player)
+        value += self.barbarian_value(game, player, found)
         knight_level = state.knight_level
         value += w.knight_strength * sum([knight_level[i] for i in me.knights])
         value += w.progress_card * len(me.progress)
@@ -620,7 +707,8 @@ class Evaluator:
         return found
 
     def hand_limit(self, game: Game, player: int) -> int:
-        return hand_limit(game, player)
+        """The rule set's `turn.discard_limit` for ``player`` (``Formulas``)."""
+        return self.formulas(game).limit(game, player)
 
     def tile_harm(self, game: Game, tile: int, player: int) -> float:
         """How much the robber on ``tile`` hurts the others (the leaders most) less how

@@ -154,6 +154,11 @@ class Programs:
     actions: Mapping[str, Action] = field(default_factory=dict)
     win: Fn | None = None
     win_reads: frozenset[str] | None = None  # what `turn.win` reads (None: not declared)
+    # What `barbarians.strength`, `barbarians.defence` and `turn.discard_limit` read (None:
+    # not declared), so that a caller may keep their values by those parts of the state.
+    strength_reads: frozenset[str] | None = None
+    defence_reads: frozenset[str] | None = None
+    discard_limit_reads: frozenset[str] | None = None
     discard_limit: Fn | None = None
     # Each `allow` condition (by its path, as ``formula_at`` names it) split at its
     # top-level `and`s, each part compiled alone (``ckdsl.dsl.conjuncts``): read only to
@@ -471,6 +476,9 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
         },
         win=fns.get(("turn", "win")),
         win_reads=win_reads,
+        strength_reads=_reads(data, names, ("barbarians", "strength")),
+        defence_reads=_reads(data, names, ("barbarians", "defence")),
+        discard_limit_reads=_reads(data, names, ("turn", "discard_limit")),
         discard_limit=fns.get(("turn", "discard_limit")),
         conjuncts=parts,
     )
@@ -492,11 +500,11 @@ def _cost(data: JsonObject, action: str) -> tuple[tuple[str, int], ...]:
 
 def _reads(data: JsonObject, names: Names, path: JsonPath) -> frozenset[str] | None:
     """What the formula at ``path`` reads of the state (``Function.reads``)."""
-    for at, text, variables, _ in conditions(data):
+    for at, text, variables, want in conditions(data):
         if at == path:
             compiler = Compiler(names, variables)
             with closures_only():  # only what it reads is wanted
-                compiler.formula(parsed.parse_expression(text), BOOL)
+                compiler.formula(parsed.parse_expression(text), want)
             return frozenset(compiler.reads) if compiler.reads is not None else None
     return None
 

@@ -85,12 +85,17 @@ AGGREGATES = {"count", "sum", "min", "max", "any", "all", "list"}
 """Functions that also take a selection: ``count(each t in tiles where ...)``."""
 
 
-READS = frozenset({"points", "current", "board"})
+READS = frozenset({"points", "current", "board", "buildings", "knights"})
 """The parts of the state a function may declare it reads: the players' points (which
-change only through ``Game.add_points``, which counts the changes), whose turn it is, and
-the board: where the pieces stand, the supplies they come from and the number tokens
-(every change goes through ``Game.board_changed``, which draws a new ``board_stamp``).
-What reads nothing of the state (the rule set, the topology) declares ``reads=()``."""
+change only through ``Game.add_points``, which counts the changes), whose turn it is, the
+board as stamped (where the pieces stand, the supplies they come from and the number
+tokens: every change goes through ``Game.board_changed``, which draws a new
+``board_stamp``), the buildings (``building``, ``owner``, ``wall`` and each player's
+``buildings``) and the knights (``knight``, ``knight_level``, ``knight_active`` and each
+player's ``knights``). What reads nothing of the state (the rule set, the topology)
+declares ``reads=()``. A formula that calls only functions declaring what they read may be
+kept by those parts, by a caller that keys on every one of them (a card's playability:
+``ckdsl.engine.cards.why_not``; the heuristic bot's values: ``ckdsl.bots.features``)."""
 
 
 def function(

@@ -249,17 +249,29 @@ def _buildings_where(env: Env, p: int | None, kinds: tuple[int, ...]) -> list[in
     return sorted(i for q in owners for i in state.players[q].buildings if kind[i] in kinds)
 
 
-@function("cities", (), list_of(CITY), "every city on the board (metropolises included)")
+@function(
+    "cities",
+    (),
+    list_of(CITY),
+    "every city on the board (metropolises included)",
+    reads=("buildings",),
+)
 def _all_cities(env: Env) -> list[int]:
     return _buildings_where(env, None, (CITY_KIND,))
 
 
-@function("cities", (PLAYER,), list_of(CITY), "p's cities (metropolises included)")
+@function(
+    "cities",
+    (PLAYER,),
+    list_of(CITY),
+    "p's cities (metropolises included)",
+    reads=("buildings",),
+)
 def _cities(env: Env, p: int) -> list[int]:
     return _buildings_where(env, p, (CITY_KIND,))
 
 
-@function("settlements", (PLAYER,), list_of(SETTLEMENT), "p's settlements")
+@function("settlements", (PLAYER,), list_of(SETTLEMENT), "p's settlements", reads=("buildings",))
 def _settlements(env: Env, p: int) -> list[int]:
     return _buildings_where(env, p, (SETTLEMENT_KIND,))
 
@@ -280,13 +292,13 @@ def _metropolises(env: Env, p: int) -> list[int]:
     return sorted(i for i in state.metropolis if i != NOBODY and state.owner[i] == p)
 
 
-@function("walls", (PLAYER,), list_of(CITY), "p's cities with a city wall")
+@function("walls", (PLAYER,), list_of(CITY), "p's cities with a city wall", reads=("buildings",))
 def _walls(env: Env, p: int) -> list[int]:
     state = env.game.state
     return sorted(i for i in state.players[p].buildings if state.wall[i])
 
 
-@function("walled", (CITY,), BOOL, "whether city c has a city wall")
+@function("walled", (CITY,), BOOL, "whether city c has a city wall", reads=("buildings",))
 def _walled(env: Env, c: int) -> bool:
     return env.game.state.wall[c]
 
@@ -366,28 +378,40 @@ def _road_spots(env: Env, p: int) -> list[int]:
 # --- knights ------------------------------------------------------------------------------
 
 
-@function("knights", (), list_of(KNIGHT), "every knight on the board", reads=("board",))
+@function("knights", (), list_of(KNIGHT), "every knight on the board", reads=("knights",))
 def _all_knights(env: Env) -> list[int]:
     return sorted(i for p in env.game.state.players for i in p.knights)
 
 
-@function("knights", (PLAYER,), list_of(KNIGHT), "p's knights", reads=("board",))
+@function("knights", (PLAYER,), list_of(KNIGHT), "p's knights", reads=("knights",))
 def _knights(env: Env, p: int) -> list[int]:
     return sorted(env.game.state.players[p].knights)
 
 
-@function("level", (KNIGHT,), INT, "knight k's level (1 basic, 2 strong, 3 mighty)")
+@function(
+    "level",
+    (KNIGHT,),
+    INT,
+    "knight k's level (1 basic, 2 strong, 3 mighty)",
+    reads=("knights",),
+)
 def _knight_level(env: Env, k: int) -> int:
     return env.game.state.knight_level[k]
 
 
-@function("strength", (KNIGHT,), INT, "knight k's strength (from its level in the rule set)")
+@function(
+    "strength",
+    (KNIGHT,),
+    INT,
+    "knight k's strength (from its level in the rule set)",
+    reads=("knights",),
+)
 def _strength(env: Env, k: int) -> int:
     level = env.game.state.knight_level[k]
     return env.game.rules.knight_levels[level - 1].strength if level else 0
 
 
-@function("active", (KNIGHT,), BOOL, "whether knight k is active")
+@function("active", (KNIGHT,), BOOL, "whether knight k is active", reads=("knights",))
 def _active(env: Env, k: int) -> bool:
     return env.game.state.knight_active[k]
 

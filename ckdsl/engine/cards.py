@@ -8,6 +8,7 @@ turn, when their effect can start (``ckdsl.dsl.runtime.unplayable``) and the rul
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, TypeAlias
 
 from ckdsl.dsl.runtime import start_card, unplayable
@@ -18,10 +19,9 @@ from ckdsl.engine.decisions import Option, Verb
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
 
-PlayableKey: TypeAlias = "tuple[str, int, int, int, int]"
-"""A kept playability's key: the card, the player, and the stamps of what it reads
-(``Game.board_stamp``, ``Game.points_changes``, the current player; a constant for
-what it does not read)."""
+PlayableKey: TypeAlias = "tuple[str, int, tuple[Hashable, ...]]"
+"""A kept playability's key: the card, the player, and for each part of the state its
+opening reads, that part's stamp or value (``_key``)."""
 
 
 def play_options(game: Game, player: int, timing: str, options: list[Option]) -> None:
@@ -41,11 +41,11 @@ def play_options(game: Game, player: int, timing: str, options: list[Option]) ->
 
 def why_not(game: Game, player: int, card: str) -> str | None:
     """``runtime.unplayable``, kept while what the card's opening reads has not changed
-    (``Program.opening_reads``: the board, the points, whose turn it is; an opening that
-    reads anything else is asked every time). The key holds the stamps of what it reads:
-    ``Game.board_stamp`` (new at every change of the board), ``Game.points_changes``
-    (counted at every change of points; the table is emptied when the state is changed
-    directly, ``Game.refresh``) and the current player. Off with ``derived.ENABLED``."""
+    (``Program.opening_reads``; an opening that calls anything undeclared is asked every
+    time). The key holds what it reads: ``Game.board_stamp`` (new at every change of the
+    board), ``Game.points_changes`` (counted at every change of points; the table is
+    emptied when the state is changed directly, ``Game.refresh``), the current player,
+    and the knights' and buildings' lists themselves. Off with ``derived.ENABLED``."""
     reads = game.rules.programs.opening_reads.get(card)
     if reads is None or not reads <= KEYED or not derived.ENABLED:
         return unplayable(game, player, card)
@@ -60,18 +60,26 @@ def why_not(game: Game, player: int, card: str) -> str | None:
 
 
 def _key(game: Game, player: int, card: str, reads: frozenset[str]) -> PlayableKey:
-    return (
-        card,
-        player,
-        game.board_stamp if "board" in reads else 0,
-        game.points_changes if "points" in reads else -1,
-        game.state.current if "current" in reads else -1,
-    )
+    """Every part of the state the opening reads (``registry.READS``), by its stamp where
+    it has one, else by its value."""
+    state = game.state
+    key: list[Hashable] = []
+    if "board" in reads:
+        key.append(game.board_stamp)
+    if "points" in reads:
+        key.append(("points", game.points_changes))
+    if "current" in reads:
+        key.append(("current", state.current))
+    if "knights" in reads:  # activity and levels change without a new board stamp
+        key += (tuple(state.knight), tuple(state.knight_level), tuple(state.knight_active))
+    if "buildings" in reads:  # walls too
+        key += (tuple(state.building), tuple(state.owner), tuple(state.wall))
+    return card, player, tuple(key)
 
 
-KEYED = frozenset({"board", "points", "current"})
-"""The parts of the state a kept playability is keyed by: an opening that reads any other
-(``registry.READS``) is asked every time."""
+KEYED = frozenset({"board", "points", "current", "knights", "buildings"})
+"""The parts of the state a kept playability is keyed by (all of ``registry.READS``): an
+opening that reads anything undeclared is asked every time."""
 
 _KEEP = 4096
 """How many playabilities a game keeps before it starts afresh."""
@@ -100,7 +108,7 @@ def stale_playability(game: Game) -> list[str]:
     tests/test_derived.py ask after every answer)."""
     out: list[str] = []
     for key, kept in list(game.playable.items()):
-        card, player = key[0], key[1]
+        card, player, _ = key
         reads = game.rules.programs.opening_reads.get(card)
         if reads is None or not reads <= KEYED or key != _key(game, player, card, reads):
             continue  # kept for another board, other points or another turn

@@ -222,6 +222,19 @@ class Game:
         new.index_numbers()
         return new
 
+    def with_hidden(self, state: GameState) -> Game:
+        """A game in ``state``, which differs from this game's state only in what some
+        player cannot see (hands, progress cards, decks, random streams): a
+        determinization (``PlayerView.determinize``). Unlike ``with_state`` it keeps this
+        game's board stamps and the answers kept under them (``derived``), exact for the
+        same board; without history or log, its pending decision not yet listed."""
+        new = self._shallow_copy()
+        new.state = state
+        new.history, new.events, new.logging, new._listeners = [], [], False, ()
+        new._decision, new._settled, new._win_checked = None, False, -1
+        new.playable = {}  # keyed by its points counter, which will part from this game's
+        return new
+
     def _shallow_copy(self) -> Game:
         """A new game sharing every attribute of this one (``clone`` and ``with_state``
         then replace what must not be shared). Written out attribute by attribute: under

@@ -147,7 +147,7 @@ class PlayerView:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=list)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    def determinize(self, rng: random.Random) -> Game:
+    def determinize(self, rng: random.Random, *, list_now: bool = True) -> Game:
         """A complete game consistent with this view, the hidden parts drawn with ``rng``:
         the opponents' hands from the goods neither in the bank nor in this player's hand,
         their progress cards and the decks' order from the cards not seen, and new random
@@ -155,9 +155,12 @@ class PlayerView:
         masked ``state``'s counts), so it cannot depend on the rest: when the masked copy
         was not made, the full state is copied once and each hidden part overwritten
         (tests/test_clone_view.py: two games differing only in hidden cards give the same
-        determinization). Without a log or history; its pending decision is listed
-        anew (the same player and kind; the options may differ where they depend on
-        what is hidden)."""
+        determinization). Without a log or history; the board is the game's, so its
+        board stamps and the answers kept under them are too (``Game.with_hidden``). Its
+        pending decision is listed anew (the same player and kind; the options may differ
+        where they depend on what is hidden): here with ``list_now``, once, not again in
+        every clone of the sample; else when first asked (``Game.pending``), for a caller
+        that may not need it."""
         if self._state is not None:
             state = self._state.copy()
         else:  # one copy, not two: every hidden part is dealt anew below
@@ -166,8 +169,9 @@ class PlayerView:
         _deal_goods(self, state, rng)
         _deal_cards(self, state, rng)
         state.rng = {name: rng.getrandbits(64) for name in GAME_STREAMS}
-        game = self._game.with_state(state)
-        game.refresh(list_now=True)  # once here, not again in every clone of the sample
+        game = self._game.with_hidden(state)
+        if list_now:
+            game.pending  # noqa: B018 - listed now, so that clones share it
         return game
 
 
@@ -177,23 +181,23 @@ def _deal_goods(view: PlayerView, state: GameState, rng: random.Random) -> None:
     me = view.player
     mine = state.players[me].hand
     goods = len(mine)
-    pool = _shuffled(
-        [
-            g
-            for g, total in enumerate(view.rules.bank)
-            for _ in range(total - state.bank[g] - mine[g])
-        ],
-        rng,
-    )
+    bank = state.bank
+    pool: list[int] = []
+    for g, total in enumerate(view.rules.bank):
+        away = total - bank[g] - mine[g]
+        if away > 0:
+            pool += [g] * away
+    pool = _shuffled(pool, rng)
     sizes = view.hand_sizes
     at = 0
     for q, seen in enumerate(state.players):
         if q == me:
             continue
         hand = [0] * goods
-        for g in pool[at : at + sizes[q]]:
+        size = sizes[q]
+        for g in pool[at : at + size]:
             hand[g] += 1
-        at += sizes[q]
+        at += size
         seen.hand = hand
 
 
@@ -202,26 +206,36 @@ def _deal_cards(view: PlayerView, state: GameState, rng: random.Random) -> None:
     opponents (never a card revealed on draw, which no hand can hold), the rest make
     the deck, in a random order."""
     rules = view.rules
-    seen: Counter[str] = Counter(state.players[view.player].progress)
+    seen = state.players[view.player].progress[:]
     for p in state.players:
-        seen.update(p.revealed)
-    seen.update(_cards_in_play(state.queue))
+        seen += p.revealed
+    if state.queue:
+        seen += _cards_in_play(state.queue)
     sizes = view.deck_sizes
     held: list[str] = []
-    for d, (cards, in_deck) in enumerate(_deck_cards(rules)):
-        if seen and any(card in in_deck for card in seen):
-            unseen = _shuffled(list((in_deck - seen).elements()), rng)
-        else:
-            unseen = _shuffled(cards, rng)
+    for d, (cards, ids, on_draw) in enumerate(_deck_cards(rules)):
+        unseen = cards
+        known = [card for card in seen if card in ids]
+        if known:  # the deck's cards less those seen (each seen card once)
+            unseen = cards[:]
+            for card in known:
+                if card in unseen:
+                    unseen.remove(card)
+        unseen = _shuffled(unseen, rng)
         to_hands = len(unseen) - sizes[d]
+        if not to_hands:
+            state.decks[d] = unseen
+            continue
         rest: list[str] = []
         for card in unseen:
-            if to_hands and rules.cards[card].timing != "on_draw":
+            if to_hands and card not in on_draw:
                 held.append(card)
                 to_hands -= 1
             else:
                 rest.append(card)
         state.decks[d] = rest
+    if not held:
+        return
     held = _shuffled(held, rng)
     counts = view.progress_counts
     at = 0
@@ -231,22 +245,29 @@ def _deal_cards(view: PlayerView, state: GameState, rng: random.Random) -> None:
             at += counts[q]
 
 
-_DECKS: dict[int, tuple[object, list[tuple[list[str], Counter[str]]]]] = {}
+_Deck = tuple[list[str], frozenset[str], frozenset[str]]
+_DECKS: dict[int, tuple[object, list[_Deck]]] = {}
 
 
-def _deck_cards(rules: CompiledRules) -> list[tuple[list[str], Counter[str]]]:
-    """Each deck's cards grouped as ``Counter.elements`` lists them, and counted."""
+def _deck_cards(rules: CompiledRules) -> list[_Deck]:
+    """Each deck's cards grouped as ``Counter.elements`` lists them, the ids in it, and
+    those revealed on draw."""
     found = _DECKS.get(id(rules))
     if found is None or found[0] is not rules:
-        counted = [Counter(deck.cards) for deck in rules.decks]
-        found = _DECKS[id(rules)] = (rules, [(list(c.elements()), c) for c in counted])
+        decks: list[_Deck] = []
+        for deck in rules.decks:
+            counted = Counter(deck.cards)
+            on_draw = frozenset(c for c in counted if rules.cards[c].timing == "on_draw")
+            decks.append((list(counted.elements()), frozenset(counted), on_draw))
+        found = _DECKS[id(rules)] = (rules, decks)
     return found[1]
 
 
 def _shuffled(items: list[_T], rng: random.Random) -> list[_T]:
     """``items`` in a random order: sorted by random keys, which costs a tenth of
     ``random.shuffle``'s loop in Python (a determinization shuffles a dozen lists)."""
-    keys = [rng.random() for _ in items]
+    draw = rng.random
+    keys = [draw() for _ in items]
     return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
 
 
