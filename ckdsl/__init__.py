@@ -12,16 +12,23 @@ def _refuse_a_stale_native_build() -> None:
     stamp = os.path.join(here, "_native.json")
     if not os.path.exists(stamp):
         return  # pure Python, the default
-    import hashlib
     import json
 
     with open(stamp, encoding="utf-8") as file:
-        sources: dict[str, str] = json.load(file)["sources"]
+        recorded = json.load(file)
+    sources: dict[str, str] = recorded["sources"]
+    stats: dict[str, list[int]] = recorded.get("stats", {})
     root = os.path.dirname(here)
     changed = []
     for source, digest in sources.items():
+        path = os.path.join(root, source)
         try:
-            with open(os.path.join(root, source), "rb") as file:
+            found = os.stat(path)
+            if stats.get(source) == [found.st_size, found.st_mtime_ns]:
+                continue  # as built: its size and time are those recorded then
+            import hashlib  # only for a source touched since the build
+
+            with open(path, "rb") as file:
                 same = hashlib.sha256(file.read()).hexdigest() == digest
         except OSError:
             same = False

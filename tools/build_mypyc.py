@@ -65,7 +65,16 @@ def remove() -> None:
 def record(sources: list[str]) -> None:
     """The hash of each compiled source, for the stale-build check on import."""
     hashes = {s: hashlib.sha256((ROOT / s).read_bytes()).hexdigest() for s in sources}
-    STAMP.write_text(json.dumps({"sources": hashes}, indent=1) + "\n", encoding="utf-8")
+    # Each source's size and modification time too: a source whose stat is unchanged is
+    # not read again at import (a changed stat, e.g. after a checkout, is hashed).
+    stats = {s: _stat(ROOT / s) for s in sources}
+    data = {"sources": hashes, "stats": stats}
+    STAMP.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def _stat(path: Path) -> list[int]:
+    found = path.stat()
+    return [found.st_size, found.st_mtime_ns]
 
 
 def main() -> int:
