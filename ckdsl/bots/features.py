@@ -87,7 +87,15 @@ def load_weights(path: str = BUNDLED) -> Weights:
     return _WEIGHTS.get(str(file.resolve()), lambda: _read_weights(file))
 
 
-def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp]]:
+def _weights_data(file: Path) -> tuple[Any, tuple[Stamp, ...]]:
+    """The weights file as read, kept on disk (``ckdsl.rules.disk``) while it is
+    unchanged: a bot's start does not import a YAML parser for it."""
+    from ckdsl.rules import disk
+
+    key = str(file.resolve())
+    found = disk.load("weights", key)
+    if found is not None:
+        return found
     import yaml
 
     stamp = Stamp.of(file)  # before reading: an edit while reading fails the next check
@@ -97,6 +105,12 @@ def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp]]:
         raise ValueError(f"cannot read the weights file {file}: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{file}: not valid YAML ({exc})") from None
+    disk.store("weights", key, (stamp,), data)
+    return data, (stamp,)
+
+
+def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp, ...]]:
+    data, stamps = _weights_data(file)
     try:
         w: dict[str, Any] = data["weights"]
         look: dict[str, Any] = data.get("lookahead") or {}
@@ -116,7 +130,7 @@ def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp]]:
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"{file}: a weight is missing or not a number ({exc})") from None
-    return weights, (stamp,)
+    return weights, stamps
 
 
 def dice_odds(rules: CompiledRules) -> dict[int, float]:
