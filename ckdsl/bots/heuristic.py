@@ -6,9 +6,9 @@ At each decision the bot fills the hidden parts of its view with a sample
 - in the main phase, and wherever an answer changes the board (setup spots, a card's
   choices, which city to lose...), it plays each answer on a clone of that sample,
   lets what follows on its own happen (a card's effect runs to its end, its own later
-  choices made the same way, one level less deep), and keeps the answer whose position is
-  worth most (``features.Evaluator``); the main phase ends when no action gains more than
-  a margin;
+  choices made by the quick rules below), and keeps the answer whose position is worth
+  most (``features.Evaluator``); the main phase ends when no action gains more than a
+  margin;
 - a setup placement looks ahead at the spots that would produce most only, and after an
   offer nobody took, the turn ends as it was to end (no second look at every answer);
 - bank trades, discards and goods of choice change only the hand, so they are valued on
@@ -43,7 +43,9 @@ if TYPE_CHECKING:
     from ckdsl.engine.game import Game
     from ckdsl.engine.view import PlayerView
 
-VERSION = "1"
+# 2: choices looked at one answer ahead (was two), setup spots shortlisted, and no second
+# look at the main phase after an offer nobody took.
+VERSION = "2"
 
 # Decisions whose answers change the board or a card's course: looked at one answer ahead.
 _LOOKAHEAD = ("setup_", "choose_", "optional", "reward", "relocate", "lose_city", "metropolis")
@@ -84,7 +86,10 @@ class HeuristicBot:
             return options[0]
         # Listed only for a look ahead (``listed``): the quick rules read the view's options.
         game = view.determinize(self.rng, list_now=False)
-        return self.decide(game, view.player, decision, depth=2)
+        # One answer ahead: the choices that follow (a card's second choice) by the quick
+        # rules. Two ahead cost 15% more time and won no more games: 303 of 600 against
+        # it, 95% Wilson [0.465, 0.545] (paired seeds, seats swapped).
+        return self.decide(game, view.player, decision, depth=1)
 
     def decide(self, game: Game, me: int, decision: Decision, depth: int) -> Option:
         """The answer to ``decision`` in ``game`` (a sample of the player's view)."""
