@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
+from ckdsl.dsl.registry import READS
 from ckdsl.dsl.runtime import unplayable
 from ckdsl.engine import cards, derived, pieces
 from ckdsl.engine.game import Game
@@ -82,6 +83,12 @@ def test_kept_playability_equals_a_check_from_scratch_after_every_answer() -> No
                     reused += len(game.playable) == before and before > 0
                     assert kept == unplayable(game, p, card), (seed, len(game.history), card)
     assert reused > 1000  # answers kept from an earlier listing were compared
+
+
+def test_a_kept_playability_keys_on_every_part_a_function_may_declare() -> None:
+    """``cards._key`` keys on each part of ``registry.READS``: a part declared but not
+    keyed would let a kept answer outlive a change of it."""
+    assert cards.KEYED == READS
 
 
 def test_a_kept_playability_follows_the_board() -> None:

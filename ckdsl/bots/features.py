@@ -397,15 +397,11 @@ class Evaluator:
         supply = me.supply
         out: list[tuple[Bundle, float]] = []
         mods = bool(state.modifiers)
-        costs = rules.costs
         if supply["settlement"]:
             if spots_now is None:
                 spots_now = self.spots(game, player)[0]
             if spots_now:
-                price = (
-                    self._price(game, player, "settlement", True) if mods else costs["settlement"]
-                )
-                out.append((price, w["settlement"]))
+                out.append((self._price(game, player, "settlement", mods), w["settlement"]))
             else:
                 if spots_near is None:
                     spots_near = self.spots(game, player)[1]
@@ -423,17 +419,13 @@ class Evaluator:
             else:
                 others = True
         if others and supply["city"]:
-            out.append((self._price(game, player, "city", True) if mods else costs["city"],
-                        w["city"]))  # fmt: skip
+            out.append((self._price(game, player, "city", mods), w["city"]))
         if unwalled and supply["city_wall"]:
-            price = self._price(game, player, "city_wall", True) if mods else costs["city_wall"]
-            out.append((price, w["city_wall"]))
+            out.append((self._price(game, player, "city_wall", mods), w["city_wall"]))
         if supply["road"]:
-            out.append((self._price(game, player, "road", True) if mods else costs["road"],
-                        w["road"]))  # fmt: skip
+            out.append((self._price(game, player, "road", mods), w["road"]))
         if me.roads and supply[rules.knight_levels[0].id]:
-            out.append((self._price(game, player, "knight", True) if mods else costs["knight"],
-                        w["knight"]))  # fmt: skip
+            out.append((self._price(game, player, "knight", mods), w["knight"]))
         mine = me.knights
         if mine:
             active = state.knight_active

@@ -47,7 +47,7 @@ def why_not(game: Game, player: int, card: str) -> str | None:
     emptied when the state is changed directly, ``Game.refresh``), the current player,
     and the knights' and buildings' lists themselves. Off with ``derived.ENABLED``."""
     reads = game.rules.programs.opening_reads.get(card)
-    if reads is None or not reads <= KEYED or not derived.ENABLED:
+    if reads is None or not derived.ENABLED:
         return unplayable(game, player, card)
     key = _key(game, player, card, reads)
     kept = game.playable
@@ -78,8 +78,8 @@ def _key(game: Game, player: int, card: str, reads: frozenset[str]) -> PlayableK
 
 
 KEYED = frozenset({"board", "points", "current", "knights", "buildings"})
-"""The parts of the state a kept playability is keyed by (all of ``registry.READS``): an
-opening that reads anything undeclared is asked every time."""
+"""The parts of the state ``_key`` keys on: every part a function may declare
+(``registry.READS``; tests/test_derived.py checks they are the same)."""
 
 _KEEP = 4096
 """How many playabilities a game keeps before it starts afresh."""
@@ -110,7 +110,7 @@ def stale_playability(game: Game) -> list[str]:
     for key, kept in list(game.playable.items()):
         card, player, _ = key
         reads = game.rules.programs.opening_reads.get(card)
-        if reads is None or not reads <= KEYED or key != _key(game, player, card, reads):
+        if reads is None or key != _key(game, player, card, reads):
             continue  # kept for another board, other points or another turn
         fresh = unplayable(game, player, card)
         if fresh != kept:

@@ -211,23 +211,12 @@ class Game:
         new.playable = {}  # its points will change apart from this game's: not shared
         return new
 
-    def with_state(self, state: GameState) -> Game:
-        """A game on this one's rules and board in ``state`` (not copied), without
-        history or log: a determinization (``PlayerView.determinize``) or a position."""
-        new = self._shallow_copy()
-        new.state = state
-        new.history, new.events, new.logging, new._listeners = [], [], False, ()
-        new.playable = {}
-        new._decision, new._settled, new._win_checked = None, False, -1
-        new.index_numbers()
-        return new
-
     def with_hidden(self, state: GameState) -> Game:
         """A game in ``state``, which differs from this game's state only in what some
         player cannot see (hands, progress cards, decks, random streams): a
-        determinization (``PlayerView.determinize``). Unlike ``with_state`` it keeps this
-        game's board stamps and the answers kept under them (``derived``), exact for the
-        same board; without history or log, its pending decision not yet listed."""
+        determinization (``PlayerView.determinize``). It keeps this game's board stamps
+        and the answers kept under them (``derived``), exact for the same board; without
+        history or log, its pending decision not yet listed."""
         new = self._shallow_copy()
         new.state = state
         new.history, new.events, new.logging, new._listeners = [], [], False, ()
@@ -236,7 +225,7 @@ class Game:
         return new
 
     def _shallow_copy(self) -> Game:
-        """A new game sharing every attribute of this one (``clone`` and ``with_state``
+        """A new game sharing every attribute of this one (``clone`` and ``with_hidden``
         then replace what must not be shared). Written out attribute by attribute: under
         mypyc a game has no ``__dict__`` (tests/test_clone_view.py checks none is missed)."""
         new = Game.__new__(Game)  # no __init__ (mypyc: allow_interpreted_subclasses)

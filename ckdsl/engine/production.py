@@ -30,9 +30,8 @@ def produce(game: Game, roller: int, number: int) -> None:
     for _, due in yields:
         for g, amount in due:
             totals[g] = totals.get(g, 0) + amount
-    owed: dict[int, Bundle] = dict(yields)
-    if any(total > bank[g] for g, total in totals.items()):
-        owed = _shortage(game, yields, totals)
+    short = any(total > bank[g] for g, total in totals.items())
+    owed = _shortage(game, yields, totals) if short else dict(yields)
     got_nothing = []
     gold_owners = {owner for owner, _ in gold} if gold else ()
     names, told = rules.goods, game.heard("produce")

@@ -112,7 +112,7 @@ class EventRenderer:
         self._kinds: dict[str, _Kind] = {}
         self._players: dict[int, str] = {}
         self._forms: dict[int, dict[str, str]] = {}
-        self._player_fills: dict[tuple[str, int], dict[str, object]] = {}
+        self._player_fills: dict[tuple[str, int], Mapping[str, object]] = {}
 
     def player(self, index: int) -> str:
         name = self._players.get(index)
@@ -120,13 +120,10 @@ class EventRenderer:
             name = self._players[index] = self.catalog.name("colours", self.colours[index])
         return name
 
-    def player_fills(self, key: str, index: int) -> dict[str, object]:
+    def player_fills(self, key: str, index: int) -> Mapping[str, object]:
         """What a player field fills: ``{victim}``, and ``{victim_<form>}`` for each form
-        of the player's name the language declares (``player_forms``: its cases)."""
-        return dict(self._filled(key, index))
-
-    def _filled(self, key: str, index: int) -> Mapping[str, object]:
-        """``player_fills``, made once per field and player (shared: not to be changed)."""
+        of the player's name the language declares (``player_forms``: its cases). Made
+        once per field and player, and shared: not to be changed."""
         fills = self._player_fills.get((key, index))
         if fills is None:
             forms = self._forms.get(index)
@@ -196,8 +193,6 @@ class EventRenderer:
             type_ = types.get(key)
             if type_ is None or type_ in _AS_IS:
                 values[key] = value
-            elif type_ == "player" and type(value) is int and value >= 0:
-                values.update(self._filled(key, value))  # most fields: `_fill`'s, made once
             elif type_ == "count":
                 count = value if isinstance(value, int) else None
             elif type_ != "flag":
@@ -208,7 +203,7 @@ class EventRenderer:
 
     def _fill(
         self, kind: FieldType, key: str, value: object, event: Mapping[str, object]
-    ) -> dict[str, object]:
+    ) -> Mapping[str, object]:
         """The placeholders one field fills (the value as it is when it has not the shape
         its type says: a masked id, say)."""
         catalog = self.catalog

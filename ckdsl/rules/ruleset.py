@@ -307,7 +307,7 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
     Parts the variant schema rejected are skipped (they are reported already); the rest
     is applied, so that every other error of the variant is found in the same run.
     """
-    from ckdsl.rules.checks import Removed  # the checks: only where files are read
+    from ckdsl.rules import checks  # only where files are read, not from the cache
 
     v = obj(doc.data)
     for section, ids in _sections(v.get("remove")):
@@ -318,7 +318,7 @@ def _apply_variant(doc: Document, draft: _Draft) -> None:
                 value = _table(draft, section).pop(key)
                 draft.positions.drop((section, key))
                 at = doc.positions.value(("remove", section, i))
-                draft.removed[(section, key)] = Removed(at, value)
+                draft.removed[(section, key)] = checks.Removed(at, value)
     for section, entries in _sections(v.get("replace")):
         for key, value in _sections(entries):
             if _require(draft, doc, ("replace", section, key), section, key, "replace"):
