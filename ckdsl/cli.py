@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from ckdsl import __version__
+from ckdsl import __version__, native
 from ckdsl.commands.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
@@ -147,7 +147,12 @@ def _lang_option(purpose: str) -> Callable[[_F], _F]:
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="ckdsl")
+@click.version_option(
+    __version__,
+    prog_name="ckdsl",
+    # which package runs: the compiled build or the sources, and why (ckdsl.native)
+    message=f"%(prog)s, version %(version)s; engine: {native.status()}",
+)
 def cli() -> None:
     """ckdsl: Catan Cities & Knights with the rules as data.
 

@@ -23,13 +23,17 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(
         REPO,
         src,
-        ignore=shutil.ignore_patterns(".git", ".ci-venv", "*cache*", "__pycache__", "dist"),
+        ignore=shutil.ignore_patterns(
+            ".git", ".ci-venv", "*cache*", "__pycache__", "dist", "build", "_compiled"
+        ),
     )
+    # A pure wheel: compiling (hatch_build.py) would take a minute; CI's install compiles.
     subprocess.run(
         [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(out)],
         cwd=src,
         check=True,
         capture_output=True,
+        env={**os.environ, "CKDSL_PURE": "1"},
     )
     (path,) = out.glob("ckdsl-*.whl")
     return path

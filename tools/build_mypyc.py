@@ -1,23 +1,21 @@
-"""Compile ckdsl's hot modules with mypyc, in place: an optional build, about 2.5x the
-decisions per second of the pure-Python engine and 2x the heuristic bots' speed
-(docs/engine.md, "Speed").
+"""Compile ckdsl's hot modules with mypyc: about 2.3x the decisions per second of the
+pure-Python engine and 1.6x the heuristic bots' speed, the same games (docs/engine.md,
+"Speed").
 
     python tools/build_mypyc.py [--only engine|engine+dsl|all|all+bots] [--opt 0-3]
     python tools/build_mypyc.py --pure
 
-The .so files land next to the sources, so an editable install (or a checkout on
-sys.path) runs them; ``--pure`` removes them again. The pure-Python package stays the
-default and the reference: the suite runs on it, and again on the compiled build in CI.
-
-A compiled module does not see later edits of its source: the build records a hash of
-every source it compiled in ``ckdsl/_native.json``, and importing ckdsl refuses a build
-whose sources have changed since (``ckdsl/__init__.py``) rather than run stale code.
+The install runs it (``hatch_build.py``: ``pip install -e .`` compiles, and falls back to
+pure Python where it cannot); run it again after editing a compiled module, which until
+then runs from its source. The compiled modules land in ``ckdsl/_compiled/`` with a
+record of what was compiled (``build.json``), apart from the sources; ``ckdsl.native``
+offers them on import only while every compiled source is as built, and never with
+``CKDSL_PURE`` set. ``--pure`` removes the build.
 
 Needs mypy (mypyc ships with it), setuptools >= 77 (the dev extra has both), a C compiler
-and the Python headers. The compiled modules share one library,
-``ckdsl/_native__mypyc*.so``; ``*.so`` is in .gitignore, so a wheel built from the tree
-stays pure. A few minutes at ``--opt 3`` (the default, ``all+bots``: the engine, the DSL's
-runtime, the random streams and the bots; the smaller sets are for measuring).
+and the Python headers. The compiled modules share one library, ``ckdsl._native__mypyc``.
+About a minute on two cores at ``--opt 3`` (the default, ``all+bots``: the engine, the
+DSL's runtime, the random streams and the bots; the smaller sets are for measuring).
 """
 
 from __future__ import annotations
@@ -26,11 +24,15 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAMP = ROOT / "ckdsl" / "_native.json"
+sys.path.insert(0, str(ROOT))  # this checkout's ckdsl, whichever is installed
+from ckdsl import native  # noqa: E402
+
+BUILD_DIR = Path(native.BUILD_DIR)
 
 ENGINE = sorted(
     str(p.relative_to(ROOT))
@@ -50,26 +52,57 @@ SETS = {
 }
 
 
-def compiled_files() -> list[Path]:
-    return list((ROOT / "ckdsl").rglob("*.so")) + list(ROOT.glob("*__mypyc*.so"))
-
-
 def remove() -> None:
-    for path in compiled_files():
-        path.unlink()
-        print("removed", path.relative_to(ROOT))
-    if STAMP.exists():
-        STAMP.unlink()
+    """Remove the build, and the compiled files an older version of this tool put beside
+    the sources (Python would run those whatever the sources say)."""
+    if BUILD_DIR.exists():
+        shutil.rmtree(BUILD_DIR)
+        print("removed", BUILD_DIR.relative_to(ROOT))
+    beside = [p for p in (ROOT / "ckdsl").rglob("*.so") if BUILD_DIR not in p.parents]
+    for path in [*beside, *ROOT.glob("*__mypyc*.so"), ROOT / "ckdsl" / "_native.json"]:
+        if path.exists():
+            path.unlink()
+            print("removed", path.relative_to(ROOT))
+
+
+def build(only: str = "all+bots", opt: str = "3") -> None:
+    """Compile the set ``only`` into ``BUILD_DIR`` and record it (raises on failure)."""
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    remove()
+    sources = SETS[only]
+    os.chdir(ROOT)
+    setup(
+        name="ckdsl-mypyc",
+        packages=[],
+        py_modules=[],
+        ext_modules=mypycify(sources, opt_level=opt, group_name="ckdsl._native"),
+        script_args=["build_ext", "--build-lib", str(BUILD_DIR), "--force"],
+    )
+    record(sources)
 
 
 def record(sources: list[str]) -> None:
-    """The hash of each compiled source, for the stale-build check on import."""
-    hashes = {s: hashlib.sha256((ROOT / s).read_bytes()).hexdigest() for s in sources}
-    # Each source's size and modification time too: a source whose stat is unchanged is
-    # not read again at import (a changed stat, e.g. after a checkout, is hashed).
-    stats = {s: _stat(ROOT / s) for s in sources}
-    data = {"sources": hashes, "stats": stats}
-    STAMP.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    """What ``ckdsl.native`` checks before offering the build: the interpreter, each
+    compiled module's file, and each source's hash, size and modification time (a source
+    whose size and time are unchanged is not read again at import)."""
+    modules = {}
+    for path in BUILD_DIR.rglob("*"):
+        if path.suffix in (".so", ".pyd"):
+            relative = path.relative_to(BUILD_DIR)
+            name = ".".join((*relative.parent.parts, relative.name.split(".")[0]))
+            modules[name] = relative.as_posix()
+    missing = sorted({s[:-3].replace("/", ".") for s in sources} - set(modules))
+    if missing or "ckdsl._native__mypyc" not in modules:
+        raise RuntimeError(f"build_mypyc: the build lacks {missing or 'its library'}")
+    data = {
+        "python": native.interpreter(),
+        "modules": dict(sorted(modules.items())),
+        "sources": {s: hashlib.sha256((ROOT / s).read_bytes()).hexdigest() for s in sources},
+        "stats": {s: _stat(ROOT / s) for s in sources},
+    }
+    (BUILD_DIR / "build.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def _stat(path: Path) -> list[int]:
@@ -83,25 +116,14 @@ def main() -> int:
     parser.add_argument("--pure", action="store_true", help="remove the compiled modules")
     parser.add_argument("--opt", default="3", choices=list("0123"))
     args = parser.parse_args()
-    remove()
     if args.pure:
+        remove()
         return 0
     try:
-        from mypyc.build import mypycify
-        from setuptools import setup
+        build(args.only, args.opt)
     except ImportError as exc:
         print(f"build_mypyc: {exc} (pip install -e '.[dev]' installs mypy and setuptools)")
         return 2
-    os.chdir(ROOT)
-    sources = SETS[args.only]
-    setup(
-        name="ckdsl-mypyc",
-        packages=[],
-        py_modules=[],
-        ext_modules=mypycify(sources, opt_level=args.opt, group_name="ckdsl._native"),
-        script_args=["build_ext", "--inplace", "--force"],
-    )
-    record(sources)
     return 0
 
 

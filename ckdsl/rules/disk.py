@@ -45,6 +45,7 @@ from types import CellType, CodeType, FunctionType, MappingProxyType, ModuleType
 from typing import Any
 
 from ckdsl.files import write_whole
+from ckdsl.native import active as compiled_build_active
 from ckdsl.paths import SCHEMA_KINDS, cache_dir, grammars_dir, package_dir, schema_file
 from ckdsl.stamps import RACY_NS, Stamp, all_current, content_digest
 
@@ -166,7 +167,8 @@ def code_digest() -> str:
     kept in the cache folder too, under the files' stat (path, size, time, inode): read
     from there while none of them changed. It is kept only when every file is older than
     ``stamps.RACY_NS`` (a file edited twice within one tick of its clock keeps its time)."""
-    head = f"{sys.version}\0{sys.implementation.cache_tag}\0{marshal.version}"
+    runs = "compiled" if compiled_build_active() else "pure"  # which runs (ckdsl.native)
+    head = f"{sys.version}\0{sys.implementation.cache_tag}\0{marshal.version}\0{runs}"
     files, native = _code_files()
     libraries = "".join(f"\0{library}\0{_installed(library)}" for library in LIBRARIES)
     listing, newest = _listing(files + native)
@@ -190,7 +192,7 @@ _UTF8, _RAW = "utf-8", "surrogateescape"
 
 def _code_files() -> tuple[list[str], list[str]]:
     """The files the code digest reads (the schemas, the grammars, the package's source),
-    and the modules of a compiled build (tools/build_mypyc.py), stamped by size and time."""
+    and the modules of a compiled build (``ckdsl/_compiled``), stamped by size and time."""
     files = [str(schema_file(kind)) for kind in SCHEMA_KINDS]
     files += sorted(str(grammar) for grammar in grammars_dir().glob("*.lark"))
     native = []  # a compiled build's modules: what runs instead
@@ -198,7 +200,7 @@ def _code_files() -> tuple[list[str], list[str]]:
         subfolders[:] = sorted(d for d in subfolders if d not in ("__pycache__", "_data"))
         files += [os.path.join(folder, name) for name in sorted(names) if name.endswith(".py")]
         native += [os.path.join(folder, name) for name in sorted(names)
-                   if name.endswith((".so", ".pyd")) or name == "_native.json"]  # fmt: skip
+                   if name.endswith((".so", ".pyd")) or name == "build.json"]  # fmt: skip
     return files, native
 
 
