@@ -17,8 +17,8 @@ whole hand in one decision. A game is ``start`` and ``play`` (ckdsl), ``Game(...
 ``game.play()`` (catanatron), to a win or the turn limit; the output says how many of each
 finished.
 
-Which ckdsl: the one this interpreter imports, pure Python or with its engine compiled by
-mypyc (``python tools/build_mypyc.py``; the header says which), keeping the game's log as
+Which ckdsl: the one this interpreter imports, compiled by mypyc as the install builds it,
+or pure Python (``CKDSL_PURE=1``; the header says which), keeping the game's log as
 ``ckdsl play`` does, or none with ``--no-log``, as ``ckdsl simulate`` plays.
 
 How: each engine runs in its own worker process, started once (ckdsl under this
@@ -133,13 +133,12 @@ CKDSL = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import ckdsl
-import ckdsl.engine.game
+from ckdsl import native
 from ckdsl.bots import RandomBot
 from ckdsl.session import GameSetup, play, start
 
 PLAYERS, LOG = int(sys.argv[2]), sys.argv[3] == "log"
-BUILD = ("pure Python" if ckdsl.engine.game.__file__.endswith(".py")
-         else "engine compiled with mypyc (tools/build_mypyc.py)")
+BUILD = native.status()
 
 
 def play_game(seed):

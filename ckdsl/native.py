@@ -106,6 +106,12 @@ def install() -> None:
     """Offer the compiled modules if the build can be used (see the module's docstring);
     ``status()`` says what was decided. Called once, by ``ckdsl/__init__.py``."""
     global _STATUS
+    if os.path.exists(os.path.join(PACKAGE_DIR, "_native.json")):
+        # An older build compiled beside the sources: Python runs it, edited or not.
+        raise ImportError(
+            "ckdsl: an older compiled build lies beside the sources (ckdsl/_native.json): "
+            "remove it with python tools/build_mypyc.py --pure, or rebuild"
+        )
     record = _read_record()
     if record is None:
         return

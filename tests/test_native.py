@@ -140,3 +140,12 @@ def test_ckdsl_pure_runs_the_sources_and_says_so() -> None:
         check=True,
     )
     assert where.stdout.strip().endswith(os.path.join("ckdsl", "engine", "game.py"))
+
+
+def test_an_older_build_beside_the_sources_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "_native.json").write_text("{}", encoding="utf-8")  # the old tool's record
+    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path))
+    with pytest.raises(ImportError, match=r"build_mypyc.py --pure"):
+        native.install()
