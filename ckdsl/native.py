@@ -109,7 +109,7 @@ def install() -> None:
     if os.path.exists(os.path.join(PACKAGE_DIR, "_native.json")):
         # An older build compiled beside the sources: Python runs it, edited or not.
         raise ImportError(
-            "ckdsl: an older compiled build lies beside the sources (ckdsl/_native.json): "
+            "ckdsl: an older compiled build lies beside the sources (its _native.json): "
             "remove it with python tools/build_mypyc.py --pure, or rebuild"
         )
     record = _read_record()
