@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from ckdsl import native
 from ckdsl.bots import RandomBot, bot_seed
 from ckdsl.bots.base import _REGISTRY, BotInfo, bot_info
 from ckdsl.cli import cli
@@ -104,6 +105,7 @@ def test_a_run_stores_one_row_per_game_with_the_schema(tmp_path: Path) -> None:
     assert manifest["experiment"]["master_seed"] == 3
     assert manifest["experiment"]["lineups"] == [["random"] * 4]
     assert manifest["packages"]["pyarrow"] == pa.__version__
+    assert manifest["runs"][0]["engine"] == native.status()  # compiled or pure, and why
 
 
 def test_a_row_is_the_game_session_plays_with_the_same_seed(tmp_path: Path) -> None:
@@ -433,6 +435,30 @@ def test_the_text_summary_counts_unfinished_games(tmp_path: Path) -> None:
     assert "6 games on 6 seeds" in text and "stopped at the turn limit" in text
     result = simulate_cli("--games", "6", "--seed", "2", "--jobs", "1")
     assert result.exit_code == 0 and result.stdout.strip() == text
+
+
+def test_a_run_on_a_pure_engine_nobody_asked_for_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compiled build left stale (``ckdsl.native``) halves the speed: the run says so
+    once, unless ``CKDSL_PURE`` asked for the pure package or ``--quiet`` for silence."""
+    from ckdsl.commands import common
+
+    stale = "pure Python (sources changed since the compiled build (ckdsl/rng.py; ...))"
+    monkeypatch.setattr(native, "_STATUS", stale)
+    monkeypatch.delenv(native.PURE_VARIABLE, raising=False)
+    common._note_a_pure_engine.cache_clear()
+    args = ["simulate", "--players", RANDOM4, "--games", "1", "--jobs", "1"]
+    noted = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "a")])
+    assert noted.exit_code == 0
+    assert noted.stderr.count(f"note: the engine runs as {stale}") == 1
+    common._note_a_pure_engine.cache_clear()
+    quiet = CliRunner().invoke(cli, [*args, "--quiet", "--out", str(tmp_path / "b")])
+    assert "note:" not in quiet.stderr
+    monkeypatch.setenv(native.PURE_VARIABLE, "1")
+    asked = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "c")])
+    assert asked.exit_code == 0 and "note:" not in asked.stderr
+    common._note_a_pure_engine.cache_clear()
 
 
 def test_a_store_of_another_experiment_is_refused(tmp_path: Path) -> None:

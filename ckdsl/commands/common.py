@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -9,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from ckdsl import native
 from ckdsl.diagnostics import CkdslError, Diagnostic
 
 if TYPE_CHECKING:
@@ -169,6 +172,16 @@ def prepared(experiment: Experiment) -> WorkSpec:
         return prepare(experiment)
 
 
+@functools.cache
+def _note_a_pure_engine() -> None:
+    """Say once why games will run at under half the speed: the pure-Python package
+    runs though nobody asked for it (``CKDSL_PURE``), e.g. a compiled build left stale
+    by an edit or a pull (``ckdsl.native``)."""
+    if not native.active() and not os.environ.get(native.PURE_VARIABLE):
+        click.echo(f"note: the engine runs as {native.status()}: games run at under half "
+                   "the compiled build's speed", err=True)  # fmt: skip
+
+
 def run_experiment(
     experiment: Experiment,
     spec: WorkSpec,
@@ -183,6 +196,9 @@ def run_experiment(
     """Play what the results folder ``out`` lacks; on Ctrl-C, say how many games are
     stored and how to go on, and exit 130."""
     from ckdsl.sim.runner import RunInterrupted, run
+
+    if not quiet:
+        _note_a_pure_engine()
 
     try:
         return run(

@@ -45,6 +45,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from ckdsl import native
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.files import sync_folder, write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
@@ -292,6 +293,8 @@ class Store:
             "command": [*(command or sys.argv)],
             "started": _now(),
             "games": games,
+            # compiled or pure Python, in this process (the same in local workers)
+            "engine": native.status(),
         }
         if path.exists():
             manifest = read_manifest(folder)
