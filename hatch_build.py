@@ -23,19 +23,26 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel" or os.environ.get("CKDSL_PURE"):
-            return
-        tool = _build_tool()
-        try:
-            tool.build()
-        except (Exception, SystemExit) as exc:  # setuptools reports a failed compile by exiting
-            tool.remove()
-            print(f"ckdsl: not compiled ({exc}); ckdsl runs as pure Python", file=sys.stderr)
-            return
-        if version != "editable":  # the wheel carries the build; an editable install finds it
-            build_data["force_include"][str(tool.BUILD_DIR)] = "ckdsl/_compiled"
-            build_data["pure_python"] = False
-            build_data["infer_tag"] = True
+        if self.target_name == "wheel":
+            compile_for(version, build_data, _build_tool())
+
+
+def compile_for(version: str, build_data: dict[str, Any], tool: Any) -> None:
+    """Compile with ``tool`` (tools/build_mypyc.py) for a wheel or an editable install,
+    unless ``CKDSL_PURE`` is set; a wheel carries the build, an editable install finds it
+    in the tree. A failure removes what was built and leaves the package pure."""
+    if os.environ.get("CKDSL_PURE"):
+        return
+    try:
+        tool.build()
+    except (Exception, SystemExit) as exc:  # setuptools reports a failed compile by exiting
+        tool.remove()
+        print(f"ckdsl: not compiled ({exc}); ckdsl runs as pure Python", file=sys.stderr)
+        return
+    if version != "editable":
+        build_data["force_include"][str(tool.BUILD_DIR)] = "ckdsl/_compiled"
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
 
 
 def _build_tool() -> Any:
