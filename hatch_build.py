@@ -29,12 +29,14 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
 def compile_for(version: str, build_data: dict[str, Any], tool: Any) -> None:
     """Compile with ``tool`` (tools/build_mypyc.py) for a wheel or an editable install,
-    unless ``CKDSL_PURE`` is set; a wheel carries the build, an editable install finds it
-    in the tree. A failure removes what was built and leaves the package pure."""
+    unless ``CKDSL_PURE`` is set or the build there is up to date. A wheel carries the
+    build; an editable install finds it in the tree. A failure removes what was built
+    and leaves the package pure."""
     if os.environ.get("CKDSL_PURE"):
         return
     try:
-        tool.build()
+        if not tool.up_to_date():  # an install again, nothing changed since
+            tool.build()
     except (Exception, SystemExit) as exc:  # setuptools reports a failed compile by exiting
         tool.remove()
         print(f"ckdsl: not compiled ({exc}); ckdsl runs as pure Python", file=sys.stderr)

@@ -26,8 +26,11 @@ class _Tool:
 
     BUILD_DIR = Path("/somewhere/ckdsl/_compiled")
 
-    def __init__(self, failure: BaseException | None = None) -> None:
-        self.failure, self.calls = failure, []
+    def __init__(self, failure: BaseException | None = None, current: bool = False) -> None:
+        self.failure, self.current, self.calls = failure, current, []
+
+    def up_to_date(self) -> bool:
+        return self.current
 
     def build(self) -> None:
         self.calls.append("build")
@@ -76,6 +79,12 @@ def test_a_failed_compile_leaves_a_pure_package_and_says_why(
     assert tool.calls == ["build", "remove"] and data == _data()
     said = capsys.readouterr().err
     assert f"ckdsl: not compiled ({failure}); ckdsl runs as pure Python" in said
+
+
+def test_an_install_again_does_not_compile_what_has_not_changed() -> None:
+    data, tool = _data(), _Tool(current=True)
+    _hook().compile_for("standard", data, tool)
+    assert tool.calls == [] and data["pure_python"] is False  # the wheel carries it still
 
 
 def test_ckdsl_pure_skips_the_compiling(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -72,15 +72,31 @@ def build(only: str = "all+bots", opt: str = "3") -> None:
 
     remove()
     sources = SETS[only]
-    os.chdir(ROOT)
-    setup(
-        name="ckdsl-mypyc",
-        packages=[],
-        py_modules=[],
-        ext_modules=mypycify(sources, opt_level=opt, group_name="ckdsl._native"),
-        script_args=["build_ext", "--build-lib", str(BUILD_DIR), "--force"],
-    )
+    was = os.getcwd()
+    os.chdir(ROOT)  # mypyc and setuptools work relative to it (build/, .mypy_cache/)
+    try:
+        setup(
+            name="ckdsl-mypyc",
+            packages=[],
+            py_modules=[],
+            ext_modules=mypycify(sources, opt_level=opt, group_name="ckdsl._native"),
+            script_args=["build_ext", "--build-lib", str(BUILD_DIR), "--force"],
+        )
+    finally:
+        os.chdir(was)
     record(sources)
+
+
+def up_to_date(only: str = "all+bots") -> bool:
+    """Whether the build there is of the set ``only``, for this interpreter, and every
+    source as built (the install does not compile again what has not changed)."""
+    try:
+        found = json.loads((BUILD_DIR / "build.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(found, dict) or set(found.get("sources") or ()) != set(SETS[only]):
+        return False
+    return native.why_pure(found, str(ROOT)) is None
 
 
 def record(sources: list[str]) -> None:
