@@ -99,7 +99,7 @@ def _read_record() -> dict[str, object] | None:
     return found if isinstance(found, dict) else None
 
 
-_STATUS = "pure Python (not built: python tools/build_mypyc.py)"
+_STATUS = "pure Python (not compiled)"
 
 
 def install() -> None:
@@ -122,6 +122,10 @@ def install() -> None:
     modules, sources = record["modules"], record["sources"]
     assert isinstance(modules, dict) and isinstance(sources, dict)  # why_pure checked them
     files = {name: os.path.join(BUILD_DIR, file) for name, file in modules.items()}
+    lost = sorted(name for name, file in files.items() if not os.path.exists(file))
+    if lost:  # all or nothing, as for a changed source
+        _STATUS = f"pure Python (the compiled build lacks {', '.join(lost)})"
+        return
     sys.meta_path.insert(0, CompiledFinder(files))
     _STATUS = f"compiled by mypyc ({len(sources)} modules)"
 

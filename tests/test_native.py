@@ -98,10 +98,25 @@ def test_install_with_a_stale_record_offers_nothing(
     assert not native.active()
 
 
+def test_install_with_a_module_file_lost_offers_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
+    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
+    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
+    monkeypatch.setattr(native, "_STATUS", "")
+    finders = list(sys.meta_path)
+    native.install()  # pkg/engine.so was never there
+    assert sys.meta_path == finders
+    assert native.status() == "pure Python (the compiled build lacks pkg.engine)"
+
+
 def test_install_with_a_usable_record_offers_its_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
+    (tmp_path / "pkg" / "engine.so").write_bytes(b"")  # found by name, not loaded here
     monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
     monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
     monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
