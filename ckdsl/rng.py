@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 _T = TypeVar("_T")
 
-MASK = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-_SPAN = MASK + 1
+# Final: the compiled build reads them as constants, not from the module at every draw.
+MASK: Final = (1 << 64) - 1
+GOLDEN: Final = 0x9E3779B97F4A7C15
+_SPAN: Final = MASK + 1
 
 # The streams a game keeps in its state; the layout and the decks' first shuffles are
 # drawn once, at the start, from streams derived on the spot.

@@ -11,7 +11,7 @@ answer comes back through ``Game.answer`` like every other (``DECISIONS``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ckdsl.dsl.compiler import (
     ACT,
@@ -104,11 +104,11 @@ def _failed(game: Game, task: EffectTask, program: Program, failure: EffectFailu
     _finish(game, task)
 
 
-MAX_HOOK_RUNS = 2000
+MAX_HOOK_RUNS: Final = 2000
 """How many hooks may run between two answers (a turn runs a handful): past it, a hook
 does not run, and the log says why, so a hook that runs itself cannot hang the game."""
 
-MAX_NESTED_HOOKS = 32
+MAX_NESTED_HOOKS: Final = 32
 """How deep hooks run inside one another at once; deeper, a hook waits in the queue (so a
 hook that runs itself goes round the queue instead of the Python stack)."""
 

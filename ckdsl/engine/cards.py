@@ -9,7 +9,7 @@ turn, when their effect can start (``ckdsl.dsl.runtime.unplayable``) and the rul
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ckdsl.dsl.runtime import start_card, unplayable
 from ckdsl.engine import derived
@@ -81,7 +81,7 @@ KEYED = frozenset({"board", "points", "current", "knights", "buildings"})
 """The parts of the state ``_key`` keys on: every part a function may declare
 (``registry.READS``; tests/test_derived.py checks they are the same)."""
 
-_KEEP = 4096
+_KEEP: Final = 4096
 """How many playabilities a game keeps before it starts afresh."""
 
 
