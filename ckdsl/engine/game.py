@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -72,7 +72,7 @@ from ckdsl.rng import Stream, derive, streams
 if TYPE_CHECKING:
     from ckdsl.board import Layout, Topology
 
-OVER = Decision(NOBODY, "over", ())
+OVER: Final = Decision(NOBODY, "over", ())
 
 Event = dict[str, Any]
 """A logged event: {"event": name, "player": who, ...details}."""

@@ -218,7 +218,9 @@ def begin_turn(game: Game, player: int) -> None:
     state.rolled = False
     state.offers_made = 0
     flags = state.knight_flags
-    if any(flags):  # this turn's flags of every knight are cleared
+    # This turn's flags of every knight are cleared, if any is set (counted: a C loop
+    # that finds small ints by identity, cheaper than asking each for its truth).
+    if flags.count(0) != len(flags):
         flags[:] = [0] * len(flags)
     for key, (per, reset, start) in game.rules.counters.items():
         if reset == "turn":
