@@ -34,7 +34,7 @@ from ckdsl.dsl.compiler import (
 )
 from ckdsl.dsl.errors import EffectFailure, out_of_budget
 from ckdsl.engine.allow import Env
-from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb
+from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb, new_decision
 from ckdsl.engine.frames import new_frame
 from ckdsl.engine.progress import under_deck
 from ckdsl.engine.tasks import EffectTask, Frame, Task, expect
@@ -318,8 +318,8 @@ def effect_decision(game: Game, task: EffectTask, options: tuple[Option, ...]) -
     assert program is not None
     ins = program.code[frame["pc"]]
     if ins[0] == OPTIONAL:
-        return Decision(frame["asker"], "optional", options)
-    return Decision(frame["asker"], CHOICE_DECISIONS[ins[1].kind], options)
+        return new_decision(frame["asker"], "optional", options)
+    return new_decision(frame["asker"], CHOICE_DECISIONS[ins[1].kind], options)
 
 
 def _on_answer(game: Game, player: int, option: Option) -> None:

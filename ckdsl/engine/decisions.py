@@ -59,6 +59,13 @@ class Decision(NamedTuple):
         return verb in OPEN_KINDS.get(self.kind, ())
 
 
+def new_decision(player: int, kind: DecisionKind, options: tuple[Option, ...]) -> Decision:
+    """``Decision(player, kind, options)``, made by ``tuple.__new__`` directly: a
+    NamedTuple's own ``__new__`` is Python code, which the compiled build would otherwise
+    run for every decision."""
+    return tuple.__new__(Decision, (player, kind, options))
+
+
 class Refusal(NamedTuple):
     """Why an answer is refused, in no language yet: a message key of the locales
     (``messages.refused_*`` in rules/locales/en.yaml) and the values of its placeholders,
