@@ -51,8 +51,9 @@ def why_not(game: Game, player: int, card: str) -> str | None:
         return unplayable(game, player, card)
     key = _key(game, player, card, reads)
     kept = game.playable
-    if key in kept:
-        return kept[key]
+    answer = kept.get(key, _UNKNOWN)  # one lookup: the key's hash is not cached
+    if answer is not _UNKNOWN:
+        return answer
     if len(kept) >= _KEEP:
         kept.clear()  # answers kept for boards long gone
     found = kept[key] = unplayable(game, player, card)
@@ -83,6 +84,9 @@ KEYED = frozenset({"board", "points", "current", "knights", "buildings"})
 
 _KEEP: Final = 4096
 """How many playabilities a game keeps before it starts afresh."""
+
+_UNKNOWN: Final = "\0 not kept"
+"""What ``why_not`` finds for a playability not kept (no reason a card gives reads so)."""
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:
