@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, Final, TypeVar
 
 _T = TypeVar("_T")
 
-MASK = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-_SPAN = MASK + 1
+# Final: the compiled build reads them as constants, not from the module at every draw.
+MASK: Final = (1 << 64) - 1
+GOLDEN: Final = 0x9E3779B97F4A7C15
+_SPAN: Final = MASK + 1
+_WORD: Final = 1 << 32
+_SURE: Final = _SPAN - _WORD  # below it, a draw for n <= _WORD is never rejected (``below``)
 
 # The streams a game keeps in its state; the layout and the decks' first shuffles are
 # drawn once, at the start, from streams derived on the spot.
@@ -48,16 +51,20 @@ def below(table: dict[str, int], stream: str, n: int) -> int:
     SplitMix64, written out (it is on every roll); rejection keeps it exactly uniform."""
     if n <= 0:
         raise ValueError("cannot draw from an empty range")
-    state = table[stream]
-    limit = _SPAN - _SPAN % n
+    # Any: past 2**62 these are big numbers to the compiled build too, and as Any they go
+    # straight to Python's arithmetic, not checked at every step for a machine word.
+    state: Any = table[stream]
     while True:
         state = (state + GOLDEN) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z: Any = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
         z ^= z >> 31
-        if z < limit:
+        # Rejected at or past the last multiple of n below 2**64, which for n up to 2**32
+        # lies past _SURE: worked out only for a draw above that.
+        if (z < _SURE and n <= _WORD) or z < _SPAN - _SPAN % n:
             table[stream] = state
-            return z % n
+            drawn: int = z % n
+            return drawn
 
 
 def choice(table: dict[str, int], stream: str, items: Sequence[_T]) -> _T:

@@ -11,7 +11,7 @@ answer comes back through ``Game.answer`` like every other (``DECISIONS``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ckdsl.dsl.compiler import (
     ACT,
@@ -34,7 +34,7 @@ from ckdsl.dsl.compiler import (
 )
 from ckdsl.dsl.errors import EffectFailure, out_of_budget
 from ckdsl.engine.allow import Env
-from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb
+from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb, new_decision
 from ckdsl.engine.frames import new_frame
 from ckdsl.engine.progress import under_deck
 from ckdsl.engine.tasks import EffectTask, Frame, Task, expect
@@ -104,11 +104,11 @@ def _failed(game: Game, task: EffectTask, program: Program, failure: EffectFailu
     _finish(game, task)
 
 
-MAX_HOOK_RUNS = 2000
+MAX_HOOK_RUNS: Final = 2000
 """How many hooks may run between two answers (a turn runs a handful): past it, a hook
 does not run, and the log says why, so a hook that runs itself cannot hang the game."""
 
-MAX_NESTED_HOOKS = 32
+MAX_NESTED_HOOKS: Final = 32
 """How deep hooks run inside one another at once; deeper, a hook waits in the queue (so a
 hook that runs itself goes round the queue instead of the Python stack)."""
 
@@ -318,8 +318,8 @@ def effect_decision(game: Game, task: EffectTask, options: tuple[Option, ...]) -
     assert program is not None
     ins = program.code[frame["pc"]]
     if ins[0] == OPTIONAL:
-        return Decision(frame["asker"], "optional", options)
-    return Decision(frame["asker"], CHOICE_DECISIONS[ins[1].kind], options)
+        return new_decision(frame["asker"], "optional", options)
+    return new_decision(frame["asker"], CHOICE_DECISIONS[ins[1].kind], options)
 
 
 def _on_answer(game: Game, player: int, option: Option) -> None:

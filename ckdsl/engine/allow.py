@@ -11,7 +11,7 @@ runs against.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from ckdsl.engine.values import Value, Variables
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 V = TypeVar("V", bound=Value)
 
-STEP_BUDGET = 10_000
+STEP_BUDGET: Final = 10_000
 """The loop steps one run of an effect may take (each turn of a `for` or a `repeat`):
 hundreds of times what any card takes, a few milliseconds at most, so a house rule with
 `repeat 1000000000000` or loops in loops stops (``ckdsl.dsl.errors.out_of_budget``)

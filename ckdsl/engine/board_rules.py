@@ -112,43 +112,48 @@ def longest_road(topo: Topology, state: GameState, player: int, through: int = -
     roads = state.players[player].roads
     if not roads:
         return 0
-    # Each intersection of the network with the roads that leave it and where they lead.
+    # Each intersection of the network with the roads that leave it and where they lead;
+    # each road is a bit of its own, so the roads a trail has used are one int.
     links: dict[int, list[tuple[int, int]]] = {}
-    for e in roads:
+    for k, e in enumerate(roads):
         a, b = topo.edge_ends[e]
-        links.setdefault(a, []).append((e, b))
-        links.setdefault(b, []).append((e, a))
+        bit = 1 << k
+        links.setdefault(a, []).append((bit, b))
+        links.setdefault(b, []).append((bit, a))
     if through >= 0:
         joined = _network(topo.edge_ends[through][0], links)
         links = {i: out for i, out in links.items() if i in joined}
     cut = {i for i in links if not passable(state, i, player)}
     best = 0
-
-    def walk(at: int, used: set[int], length: int) -> None:
-        nonlocal best
-        if length > best:
-            best = length
-        if length and at in cut:
-            return  # the path may end here, but not run through an enemy piece
-        for e, nxt in links[at]:
-            if e not in used:
-                used.add(e)
-                walk(nxt, used, length + 1)
-                used.discard(e)
-
     # A longest trail can be taken to start where the network ends, branches or is cut
     # (a trail that starts at a plain bend is a loop that can be turned to start at one of
     # these); a network that is only a loop gets one start of its own.
     seen: set[int] = set()
     for i, out in links.items():
         if len(out) != 2 or i in cut:
-            walk(i, set(), 0)
+            best = max(best, _trail(links, cut, i, 0, 0))
             if i not in seen:
                 seen |= _network(i, links)
     for i in links:
         if i not in seen:  # a loop with no end: start anywhere on it
-            walk(i, set(), 0)
+            best = max(best, _trail(links, cut, i, 0, 0))
             seen |= _network(i, links)
+    return best
+
+
+def _trail(
+    links: dict[int, list[tuple[int, int]]], cut: set[int], at: int, used: int, length: int
+) -> int:
+    """The longest trail that goes on from ``at``, where a trail of ``length`` roads (the
+    bits of ``used``) has led; it may end at a cut intersection, not run through it."""
+    best = length
+    if length and at in cut:
+        return best
+    for bit, nxt in links[at]:
+        if not used & bit:
+            found = _trail(links, cut, nxt, used | bit, length + 1)
+            if found > best:
+                best = found
     return best
 
 

@@ -7,7 +7,7 @@ card may grant until the end of the turn (a discount, a fixed price).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ckdsl.engine import derived, pieces
 from ckdsl.engine.allow import allowed_items
@@ -62,11 +62,11 @@ def spend(game: Game, player: int, cost: Bundle, modifier: int) -> None:
             del mods[modifier]
 
 
-PIECES = ("road", "settlement", "city", "city_wall")
+PIECES: Final = ("road", "settlement", "city", "city_wall")
 
 
 # The variable that names the place in each piece's `allow` condition.
-PLACE_NAMES = {"road": "e", "settlement": "i", "city": "i", "city_wall": "i"}
+PLACE_NAMES: Final = {"road": "e", "settlement": "i", "city": "i", "city_wall": "i"}
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:

@@ -9,7 +9,7 @@ turn, when their effect can start (``ckdsl.dsl.runtime.unplayable``) and the rul
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ckdsl.dsl.runtime import start_card, unplayable
 from ckdsl.engine import derived
@@ -51,8 +51,9 @@ def why_not(game: Game, player: int, card: str) -> str | None:
         return unplayable(game, player, card)
     key = _key(game, player, card, reads)
     kept = game.playable
-    if key in kept:
-        return kept[key]
+    answer = kept.get(key, _UNKNOWN)  # one lookup: the key's hash is not cached
+    if answer is not _UNKNOWN:
+        return answer
     if len(kept) >= _KEEP:
         kept.clear()  # answers kept for boards long gone
     found = kept[key] = unplayable(game, player, card)
@@ -81,8 +82,11 @@ KEYED = frozenset({"board", "points", "current", "knights", "buildings"})
 """The parts of the state ``_key`` keys on: every part a function may declare
 (``registry.READS``; tests/test_derived.py checks they are the same)."""
 
-_KEEP = 4096
+_KEEP: Final = 4096
 """How many playabilities a game keeps before it starts afresh."""
+
+_UNKNOWN: Final = "\0 not kept"
+"""What ``why_not`` finds for a playability not kept (no reason a card gives reads so)."""
 
 
 def main_options(game: Game, player: int, options: list[Option]) -> None:

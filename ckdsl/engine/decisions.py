@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeAlias, get_args
 
 if TYPE_CHECKING:
     from ckdsl.engine.game import Game
@@ -57,6 +57,16 @@ class Decision(NamedTuple):
     def accepts_open(self, verb: str) -> bool:
         """Whether an unlisted answer starting with ``verb`` may be given (and then checked)."""
         return verb in OPEN_KINDS.get(self.kind, ())
+
+
+_NEW_TUPLE: Final = tuple.__new__
+
+
+def new_decision(player: int, kind: DecisionKind, options: tuple[Option, ...]) -> Decision:
+    """``Decision(player, kind, options)``, made by ``tuple.__new__`` directly: a
+    NamedTuple's own ``__new__`` is Python code, which the compiled build would otherwise
+    run for every decision."""
+    return _NEW_TUPLE(Decision, (player, kind, options))
 
 
 class Refusal(NamedTuple):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ckdsl.engine import board_rules
 from ckdsl.engine.compiled import Bundle
@@ -43,7 +43,7 @@ T = TypeVar("T")
 ENABLED = True
 """Keep answers between board changes (off: compute each afresh; same games, slower)."""
 
-_STAMPS = itertools.count(1)
+_STAMPS: Final = itertools.count(1)
 
 
 def new_stamp() -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -54,6 +54,7 @@ from ckdsl.engine.decisions import (
     Refusal,
     TaskOptions,
     Verb,
+    new_decision,
 )
 from ckdsl.engine.state import EMPTY, NOBODY, GameState, PlayerState
 from ckdsl.engine.tasks import (
@@ -72,7 +73,7 @@ from ckdsl.rng import Stream, derive, streams
 if TYPE_CHECKING:
     from ckdsl.board import Layout, Topology
 
-OVER = Decision(NOBODY, "over", ())
+OVER: Final = new_decision(NOBODY, "over", ())
 
 Event = dict[str, Any]
 """A logged event: {"event": name, "player": who, ...details}."""
@@ -393,7 +394,7 @@ class Game:
             return runtime.effect_decision(self, task, options)
         if isinstance(task, (HookTask, EndTurnTask, CloseTurnTask, BeginTurnTask)):
             raise TypeError(f"a {task.kind} task runs on its own: it asks nobody")
-        return Decision(task.player, task.kind, options)
+        return new_decision(task.player, task.kind, options)
 
     def main_decision(self, player: int) -> Decision:
         """The main phase: everything the player may do after the roll, and ending the turn."""
@@ -401,7 +402,7 @@ class Game:
         for add in self.main_options:
             add(self, player, options)
         options.append(("end",))
-        return Decision(player, "main", tuple(options))
+        return new_decision(player, "main", tuple(options))
 
     def check_open(self, decision: Decision, option: Option) -> None:
         trade.check_offer(self, decision, option)

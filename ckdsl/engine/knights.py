@@ -10,7 +10,7 @@ inactive afterwards. Limits per level are the supplies of the rule set.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ckdsl.engine import derived, pieces
 from ckdsl.engine.allow import Env, allowed, allowed_items
@@ -121,7 +121,7 @@ def _never(env: Env) -> bool:
     return False
 
 
-_NEVER = _never
+_NEVER: Final = _never
 """A condition that is `false` (the move is never offered)."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.engine import board_rules, pieces
-from ckdsl.engine.decisions import Asked, Decision, DecisionKind, Option
+from ckdsl.engine.decisions import Asked, Decision, DecisionKind, Option, new_decision
 from ckdsl.engine.hands import transfer
 from ckdsl.engine.state import CITY, NOBODY, SETTLEMENT
 from ckdsl.engine.tasks import GoldTask
@@ -25,10 +25,10 @@ def decision(game: Game) -> Decision:
     if step == "road":
         home = state.players[player].buildings[-1]
         spots = [e for e in topo.inter_edges[home] if state.road[e] == NOBODY]
-        return Decision(player, "setup_road", tuple(("road", e) for e in spots))
+        return new_decision(player, "setup_road", tuple(("road", e) for e in spots))
     spots = [i for i in range(len(state.building)) if board_rules.distance_ok(topo, state, i)]
     kind: DecisionKind = "setup_city" if step == "city" else "setup_settlement"
-    return Decision(player, kind, tuple((step, i) for i in spots))
+    return new_decision(player, kind, tuple((step, i) for i in spots))
 
 
 def _on_settlement(game: Game, player: int, option: Option) -> None:

@@ -12,24 +12,29 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from ckdsl.engine.tasks import Modifier, Task
 
-NOBODY = -1
+# The constants are Final: the compiled build (tools/build_mypyc.py) writes their values in
+# where they are used instead of looking each up in this module at every use.
+NOBODY: Final = -1
 
 # What stands on an intersection. A damaged city is a city pillaged by the barbarians
 # when its owner had no settlement piece left to put in its place (docs/rules.md,
 # "Losing a city"): it counts and produces as a settlement and must be rebuilt before any
 # other city is built.
-EMPTY, SETTLEMENT, CITY, DAMAGED = 0, 1, 2, 3
+EMPTY: Final = 0
+SETTLEMENT: Final = 1
+CITY: Final = 2
+DAMAGED: Final = 3
 
 # Knight flags, per intersection, cleared at the start of every turn: whether the knight
 # was activated this turn (bit 0), and how many times it was promoted (bits 1-3) and has
 # acted (bits 4 and up) this turn; the rule set's `allow` conditions read them.
-ACTIVATED_THIS_TURN = 1
-PROMOTION = 2  # added once per promotion
-ACTION = 16  # added once per action
+ACTIVATED_THIS_TURN: Final = 1
+PROMOTION: Final = 2  # added once per promotion
+ACTION: Final = 16  # added once per action
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ckdsl import rng
 from ckdsl.engine import cards, pieces, progress
 from ckdsl.engine.allow import Env, allowed_items
-from ckdsl.engine.decisions import Asked, Decision, Option, Verb
+from ckdsl.engine.decisions import Asked, Decision, Option, Verb, new_decision
 from ckdsl.engine.frames import count_down
 from ckdsl.engine.hands import move_one, steal
 from ckdsl.engine.state import NOBODY
@@ -44,7 +44,7 @@ def decision(game: Game) -> Decision:
         return game.main_decision(player)
     options: list[Option] = [("roll",)]
     cards.play_options(game, player, "before_roll", options)
-    return Decision(player, "roll", tuple(options))
+    return new_decision(player, "roll", tuple(options))
 
 
 def _on_roll(game: Game, player: int, option: Option) -> None:
@@ -218,7 +218,9 @@ def begin_turn(game: Game, player: int) -> None:
     state.rolled = False
     state.offers_made = 0
     flags = state.knight_flags
-    if any(flags):  # this turn's flags of every knight are cleared
+    # This turn's flags of every knight are cleared, if any is set (counted: a C loop
+    # that finds small ints by identity, cheaper than asking each for its truth).
+    if flags.count(0) != len(flags):
         flags[:] = [0] * len(flags)
     for key, (per, reset, start) in game.rules.counters.items():
         if reset == "turn":

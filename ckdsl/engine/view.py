@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, TypeVar
 
-from ckdsl.engine.decisions import Decision
+from ckdsl.engine.decisions import new_decision
 from ckdsl.engine.state import GameState
 from ckdsl.engine.tasks import EffectTask, Task
 from ckdsl.events import secret_fields
@@ -71,7 +71,7 @@ class PlayerView:
         self.player = player
         pending = game.pending
         if pending.player != player:
-            pending = Decision(pending.player, pending.kind, ())
+            pending = new_decision(pending.player, pending.kind, ())
         self.decision = pending
 
     @property
