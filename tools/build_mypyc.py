@@ -22,16 +22,28 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # this checkout's ckdsl, whichever is installed
-from ckdsl import native  # noqa: E402
 
+
+def _load_native() -> ModuleType:
+    """This checkout's ``ckdsl/native.py`` alone, whichever ckdsl is installed, and
+    without importing ckdsl (which refuses an older build this tool is here to remove)."""
+    spec = importlib.util.spec_from_file_location("_ckdsl_native", ROOT / "ckdsl" / "native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+native = _load_native()
 BUILD_DIR = Path(native.BUILD_DIR)
 
 ENGINE = sorted(
