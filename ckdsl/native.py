@@ -2,7 +2,7 @@
 exactly what their sources say.
 
 The install builds them (``hatch_build.py``, which runs ``tools/build_mypyc.py``) into
-``ckdsl/_compiled/``, apart from the sources, with a record of what was compiled
+the package's ``_compiled`` folder, apart from the sources, with a record of what was compiled
 (``build.json``: the interpreter, each module's file, each source's hash, size and time).
 Importing ckdsl puts a finder in front of Python's own that offers those modules, and
 only when all three hold:
@@ -62,8 +62,6 @@ class CompiledFinder:
 def why_pure(record: dict[str, object], root: str) -> str | None:
     """Why a build's record cannot be used as it stands, or None when it can. ``root`` is
     the folder the record's source paths are relative to (the package's parent)."""
-    if os.environ.get(PURE_VARIABLE):
-        return f"{PURE_VARIABLE} is set"
     if record.get("python") != interpreter():
         return f"the compiled build is for another Python ({record.get('python')})"
     sources, stats, modules = record.get("sources"), record.get("stats"), record.get("modules")
@@ -112,6 +110,9 @@ def install() -> None:
             "ckdsl: an older compiled build lies beside the sources (its _native.json): "
             "remove it with python tools/build_mypyc.py --pure, or rebuild"
         )
+    if os.environ.get(PURE_VARIABLE):
+        _STATUS = f"pure Python ({PURE_VARIABLE} is set)"
+        return
     record = _read_record()
     if record is None:
         return

@@ -78,8 +78,17 @@ def test_a_damaged_record_is_not_used(tmp_path: Path) -> None:
 
 
 def test_ckdsl_pure_turns_the_build_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
+    (tmp_path / "pkg" / "engine.so").write_bytes(b"")
+    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
+    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
+    monkeypatch.setattr(native, "_STATUS", "")
     monkeypatch.setenv(native.PURE_VARIABLE, "1")
-    assert native.why_pure(_record(tmp_path), str(tmp_path)) == "CKDSL_PURE is set"
+    finders = list(sys.meta_path)
+    native.install()  # a usable build, not used
+    assert sys.meta_path == finders
+    assert native.status() == "pure Python (CKDSL_PURE is set)"
 
 
 def test_install_with_a_stale_record_offers_nothing(

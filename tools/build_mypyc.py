@@ -7,7 +7,7 @@ pure-Python engine and 1.6x the heuristic bots' speed, the same games (docs/engi
 
 The install runs it (``hatch_build.py``: ``pip install -e .`` compiles, and falls back to
 pure Python where it cannot); run it again after editing a compiled module, which until
-then runs from its source. The compiled modules land in ``ckdsl/_compiled/`` with a
+then runs from its source. The compiled modules land in the package's ``_compiled`` folder with a
 record of what was compiled (``build.json``), apart from the sources; ``ckdsl.native``
 offers them on import only while every compiled source is as built, and never with
 ``CKDSL_PURE`` set. ``--pure`` removes the build.

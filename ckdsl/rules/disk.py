@@ -192,7 +192,8 @@ _UTF8, _RAW = "utf-8", "surrogateescape"
 
 def _code_files() -> tuple[list[str], list[str]]:
     """The files the code digest reads (the schemas, the grammars, the package's source),
-    and the modules of a compiled build (``ckdsl/_compiled``), stamped by size and time."""
+    and the modules of a compiled build (the package's ``_compiled`` folder), stamped by
+    size and time."""
     files = [str(schema_file(kind)) for kind in SCHEMA_KINDS]
     files += sorted(str(grammar) for grammar in grammars_dir().glob("*.lark"))
     native = []  # a compiled build's modules: what runs instead
