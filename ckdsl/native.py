@@ -5,9 +5,10 @@ The install builds them (``hatch_build.py``, which runs ``tools/build_mypyc.py``
 the package's ``_compiled`` folder, apart from the sources, with a record of what was compiled
 (``build.json``: the interpreter, each module's file, each source's hash, size and time).
 Importing ckdsl puts a finder in front of Python's own that offers those modules, and
-only when all three hold:
+only when all of these hold:
 
-- the record is there, for this interpreter (a build for another Python cannot load);
+- the record is there, for this interpreter (a build for another Python cannot load),
+  and so is every module file it names;
 - every compiled source is as it was built: a source whose size and time are those
   recorded is taken as it was, any other is hashed, and one whose content changed turns
   the whole build off (the compiled modules call each other directly, so one stale
