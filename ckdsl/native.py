@@ -60,14 +60,19 @@ class CompiledFinder:
         return spec
 
 
-def why_pure(record: dict[str, object], root: str) -> str | None:
+def why_pure(record: dict[str, object], root: str, build_dir: str) -> str | None:
     """Why a build's record cannot be used as it stands, or None when it can. ``root`` is
-    the folder the record's source paths are relative to (the package's parent)."""
+    the folder the record's source paths are relative to (the package's parent),
+    ``build_dir`` the one its module files are relative to."""
     if record.get("python") != interpreter():
         return f"the compiled build is for another Python ({record.get('python')})"
     sources, stats, modules = record.get("sources"), record.get("stats"), record.get("modules")
     if not (isinstance(sources, dict) and isinstance(stats, dict) and isinstance(modules, dict)):
         return "the compiled build's record is damaged (rebuild: python tools/build_mypyc.py)"
+    lost = sorted(name for name, file in modules.items()
+                  if not os.path.exists(os.path.join(build_dir, file)))  # fmt: skip
+    if lost:  # all or nothing, as for a changed source
+        return f"the compiled build lacks {', '.join(lost)}"
     changed = [source for source, digest in sources.items()
                if not _as_built(os.path.join(root, source), digest, stats.get(source))]  # fmt: skip
     if changed:
@@ -89,7 +94,8 @@ def _as_built(path: str, digest: object, stat: object) -> bool:
         return False
 
 
-def _read_record() -> dict[str, object] | None:
+def read_record() -> dict[str, object] | None:
+    """The build's record as written (None: no build, or not a record)."""
     try:
         with open(RECORD, encoding="utf-8") as file:
             found = json.load(file)
@@ -114,20 +120,16 @@ def install() -> None:
     if os.environ.get(PURE_VARIABLE):
         _STATUS = f"pure Python ({PURE_VARIABLE} is set)"
         return
-    record = _read_record()
+    record = read_record()
     if record is None:
         return
-    reason = why_pure(record, os.path.dirname(PACKAGE_DIR))
+    reason = why_pure(record, os.path.dirname(PACKAGE_DIR), BUILD_DIR)
     if reason is not None:
         _STATUS = f"pure Python ({reason})"
         return
     modules, sources = record["modules"], record["sources"]
     assert isinstance(modules, dict) and isinstance(sources, dict)  # why_pure checked them
     files = {name: os.path.join(BUILD_DIR, file) for name, file in modules.items()}
-    lost = sorted(name for name, file in files.items() if not os.path.exists(file))
-    if lost:  # all or nothing, as for a changed source
-        _STATUS = f"pure Python (the compiled build lacks {', '.join(lost)})"
-        return
     sys.meta_path.insert(0, CompiledFinder(files))
     _STATUS = f"compiled by mypyc ({len(sources)} modules)"
 

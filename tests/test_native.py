@@ -23,6 +23,7 @@ def _record(root: Path) -> dict[str, object]:
     source = root / "pkg" / "engine.py"
     source.parent.mkdir()
     source.write_text("X = 1\n", encoding="utf-8")
+    (root / "pkg" / "engine.so").write_bytes(b"")  # found by name, never loaded here
     found = source.stat()
     return {
         "python": native.interpreter(),
@@ -30,6 +31,11 @@ def _record(root: Path) -> dict[str, object]:
         "sources": {"pkg/engine.py": hashlib.sha256(source.read_bytes()).hexdigest()},
         "stats": {"pkg/engine.py": [found.st_size, found.st_mtime_ns]},
     }
+
+
+def _why(record: dict[str, object], root: Path) -> str | None:
+    """``why_pure`` with the sources and the module files both under ``root``."""
+    return native.why_pure(record, str(root), str(root))
 
 
 def _later(path: Path) -> None:
@@ -43,13 +49,13 @@ def _not_pure(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_build_as_built_is_used(tmp_path: Path) -> None:
-    assert native.why_pure(_record(tmp_path), str(tmp_path)) is None
+    assert _why(_record(tmp_path), tmp_path) is None
 
 
 def test_a_source_touched_but_the_same_is_hashed_and_used(tmp_path: Path) -> None:
     record = _record(tmp_path)
     _later(tmp_path / "pkg" / "engine.py")
-    assert native.why_pure(record, str(tmp_path)) is None
+    assert _why(record, tmp_path) is None
 
 
 def test_a_changed_source_turns_the_build_off(tmp_path: Path) -> None:
@@ -57,29 +63,28 @@ def test_a_changed_source_turns_the_build_off(tmp_path: Path) -> None:
     source = tmp_path / "pkg" / "engine.py"
     source.write_text("X = 2\n", encoding="utf-8")  # the same size, another content
     _later(source)
-    reason = native.why_pure(record, str(tmp_path))
+    reason = _why(record, tmp_path)
     assert reason is not None and "sources changed" in reason and "pkg/engine.py" in reason
 
 
 def test_a_removed_source_turns_the_build_off(tmp_path: Path) -> None:
     record = _record(tmp_path)
     (tmp_path / "pkg" / "engine.py").unlink()
-    assert "pkg/engine.py" in (native.why_pure(record, str(tmp_path)) or "")
+    assert "pkg/engine.py" in (_why(record, tmp_path) or "")
 
 
 def test_a_build_for_another_python_is_not_used(tmp_path: Path) -> None:
     record = {**_record(tmp_path), "python": "cpython-39 .cpython-39-x86_64-linux-gnu.so"}
-    assert "another Python (cpython-39" in (native.why_pure(record, str(tmp_path)) or "")
+    assert "another Python (cpython-39" in (_why(record, tmp_path) or "")
 
 
 def test_a_damaged_record_is_not_used(tmp_path: Path) -> None:
     record = {**_record(tmp_path), "stats": None}
-    assert "damaged" in (native.why_pure(record, str(tmp_path)) or "")
+    assert "damaged" in (_why(record, tmp_path) or "")
 
 
 def test_ckdsl_pure_turns_the_build_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
-    (tmp_path / "pkg" / "engine.so").write_bytes(b"")
     monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
     monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
     monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
@@ -98,6 +103,7 @@ def test_install_with_a_stale_record_offers_nothing(
     (tmp_path / "pkg" / "engine.py").write_text("X = 22\n", encoding="utf-8")
     (tmp_path / "build.json").write_text(json.dumps(record), encoding="utf-8")
     monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
+    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
     monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
     monkeypatch.setattr(native, "_STATUS", "")
     finders = list(sys.meta_path)
@@ -115,8 +121,9 @@ def test_install_with_a_module_file_lost_offers_nothing(
     monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
     monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
     monkeypatch.setattr(native, "_STATUS", "")
+    (tmp_path / "pkg" / "engine.so").unlink()
     finders = list(sys.meta_path)
-    native.install()  # pkg/engine.so was never there
+    native.install()
     assert sys.meta_path == finders
     assert native.status() == "pure Python (the compiled build lacks pkg.engine)"
 
@@ -125,7 +132,6 @@ def test_install_with_a_usable_record_offers_its_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
-    (tmp_path / "pkg" / "engine.so").write_bytes(b"")  # found by name, not loaded here
     monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
     monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
     monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))

@@ -102,13 +102,10 @@ def build(only: str = "all+bots", opt: str = "3") -> None:
 def up_to_date(only: str = "all+bots") -> bool:
     """Whether the build there is of the set ``only``, for this interpreter, and every
     source as built (the install does not compile again what has not changed)."""
-    try:
-        found = json.loads((BUILD_DIR / "build.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    found = native.read_record()
+    if found is None or set(found.get("sources") or ()) != set(SETS[only]):
         return False
-    if not isinstance(found, dict) or set(found.get("sources") or ()) != set(SETS[only]):
-        return False
-    return native.why_pure(found, str(ROOT)) is None
+    return native.why_pure(found, str(ROOT), str(BUILD_DIR)) is None
 
 
 def record(sources: list[str]) -> None:
