@@ -529,7 +529,6 @@ class Evaluator:
         allows a settlement."""
         state, topo = game.state, self.topo
         road, edge_ends, inter_edges = state.road, topo.edge_ends, topo.inter_edges
-        building, knight, neighbors = state.building, state.knight, topo.inter_neighbors
         seen: set[int] = set()
         found: list[int] = []
         for i in board_rules.network_ends(topo, state, player):
@@ -539,13 +538,8 @@ class Evaluator:
                     j = b if a == i else a
                     if j not in seen:
                         seen.add(j)
-                        # board_rules.distance_ok, written out (the search asks it often)
-                        if building[j] == EMPTY and knight[j] == NOBODY:
-                            for k in neighbors[j]:
-                                if building[k] != EMPTY:
-                                    break
-                            else:
-                                found.append(j)
+                        if board_rules.distance_ok(topo, state, j):
+                            found.append(j)
         found.sort()
         return found
 
