@@ -160,7 +160,6 @@ class Catalog:
         self._found: dict[tuple[str, ...], JsonValue] = {}
         """What ``_lookup`` found for each path: a game's log asks for the same few dozen
         messages and names thousands of times (the data is not changed once loaded)."""
-        self._messages: dict[str, JsonValue] = {}  # the messages found, by key
         self._counted: dict[tuple[str, int], str] = {}  # a good counted ("2 ore"), by count
 
     def _lookup(self, *path: str) -> JsonValue:
@@ -206,10 +205,7 @@ class Catalog:
 
     def message_with(self, key: str, count: int | None, values: Mapping[str, object]) -> str:
         """``message`` with the values in a mapping (any keys; not changed)."""
-        try:
-            found = self._messages[key]
-        except KeyError:
-            found = self._messages[key] = self._lookup("messages", key)
+        found = self._lookup("messages", key)
         if found is None:
             return key
         return self._format(found, count, values)
