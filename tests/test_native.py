@@ -38,6 +38,20 @@ def _why(record: dict[str, object], root: Path) -> str | None:
     return native.why_pure(record, str(root), str(root))
 
 
+def _built(
+    tmp_path: Path, record: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> list[object]:
+    """``record`` written as the build ``native.install`` looks at, its decision not yet
+    made; the finders before it (``sys.meta_path`` is restored after the test)."""
+    (tmp_path / "build.json").write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
+    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
+    monkeypatch.setattr(native, "_STATUS", "")
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    return list(sys.meta_path)
+
+
 def _later(path: Path) -> None:
     found = path.stat()
     os.utime(path, ns=(found.st_atime_ns, found.st_mtime_ns + 5_000_000_000))
@@ -84,13 +98,8 @@ def test_a_damaged_record_is_not_used(tmp_path: Path) -> None:
 
 
 def test_ckdsl_pure_turns_the_build_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
-    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
-    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
-    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
-    monkeypatch.setattr(native, "_STATUS", "")
+    finders = _built(tmp_path, _record(tmp_path), monkeypatch)
     monkeypatch.setenv(native.PURE_VARIABLE, "1")
-    finders = list(sys.meta_path)
     native.install()  # a usable build, not used
     assert sys.meta_path == finders
     assert native.status() == "pure Python (CKDSL_PURE is set)"
@@ -99,14 +108,8 @@ def test_ckdsl_pure_turns_the_build_off(tmp_path: Path, monkeypatch: pytest.Monk
 def test_install_with_a_stale_record_offers_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = _record(tmp_path)
+    finders = _built(tmp_path, _record(tmp_path), monkeypatch)
     (tmp_path / "pkg" / "engine.py").write_text("X = 22\n", encoding="utf-8")
-    (tmp_path / "build.json").write_text(json.dumps(record), encoding="utf-8")
-    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
-    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
-    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
-    monkeypatch.setattr(native, "_STATUS", "")
-    finders = list(sys.meta_path)
     native.install()
     assert sys.meta_path == finders
     assert native.status().startswith("pure Python (sources changed")
@@ -116,13 +119,8 @@ def test_install_with_a_stale_record_offers_nothing(
 def test_install_with_a_module_file_lost_offers_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
-    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
-    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
-    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
-    monkeypatch.setattr(native, "_STATUS", "")
+    finders = _built(tmp_path, _record(tmp_path), monkeypatch)
     (tmp_path / "pkg" / "engine.so").unlink()
-    finders = list(sys.meta_path)
     native.install()
     assert sys.meta_path == finders
     assert native.status() == "pure Python (the compiled build lacks pkg.engine)"
@@ -131,12 +129,7 @@ def test_install_with_a_module_file_lost_offers_nothing(
 def test_install_with_a_usable_record_offers_its_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "build.json").write_text(json.dumps(_record(tmp_path)), encoding="utf-8")
-    monkeypatch.setattr(native, "RECORD", str(tmp_path / "build.json"))
-    monkeypatch.setattr(native, "BUILD_DIR", str(tmp_path))
-    monkeypatch.setattr(native, "PACKAGE_DIR", str(tmp_path / "pkg"))
-    monkeypatch.setattr(native, "_STATUS", "")
-    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    _built(tmp_path, _record(tmp_path), monkeypatch)
     native.install()
     finder = sys.meta_path[0]
     assert isinstance(finder, native.CompiledFinder)
