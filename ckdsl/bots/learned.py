@@ -1,0 +1,157 @@
+"""The learned bot: a value fitted on self-play games, one answer ahead.
+
+Its value of a position is the log-odds that the player wins, from a logistic regression
+over a few plain numbers of the position (``ckdsl.bots.descriptors``: points, the lead,
+expected production, the hand, levels, knights, cards missing for a purchase...). The
+model lives in ``rules/bots/learned.yaml``: the coefficients and, beside them, the record
+of the games they were fitted on (bots, seeds, rule set, positions, the fit), written by
+``tools/fit_learned.py``. It shares nothing with the heuristic's value: other features,
+and weights that come from the games' outcomes, not from a person.
+
+At each decision the bot fills its view's hidden parts with a sample
+(``PlayerView.determinize``), plays each answer on a clone of it and keeps the answer whose
+position has the highest log-odds; in the main phase it ends the turn when no action gains
+more than ``margin``. A roll is never looked at (its value is the position's), only the
+cards that may be played before it. It makes no trade offers (open answers).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ckdsl.bots.base import BotError, BotInfo, Param, register
+from ckdsl.bots.descriptors import NAMES, Describer
+from ckdsl.engine.decisions import IllegalAnswer, Option
+from ckdsl.paths import rules_dir
+
+if TYPE_CHECKING:
+    from ckdsl.engine.game import Game
+    from ckdsl.engine.view import PlayerView
+
+VERSION = "1"
+BUNDLED = "bundled"
+MODEL_FILE = "rules/bots/learned.yaml"
+# Main-phase actions the bot takes in one turn at most (a guard against a model that
+# would value some exchange back and forth).
+_ACTIONS_PER_TURN = 30
+# Answers that change nothing by themselves: valued as the position before them.
+_NEUTRAL = ("roll", "end")
+
+
+@dataclass(frozen=True)
+class Model:
+    """A logistic model: log-odds = intercept + sum of coefficient x (x - mean) / scale."""
+
+    names: tuple[str, ...]
+    intercept: float
+    coefficients: tuple[float, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+
+    def logit(self, x: list[float]) -> float:
+        total = self.intercept
+        for c, v, m, s in zip(self.coefficients, x, self.means, self.scales, strict=True):
+            total += c * (v - m) / s
+        return total
+
+    def probability(self, x: list[float]) -> float:
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, self.logit(x)))))
+
+
+def load_model(path: str = BUNDLED) -> Model:
+    """The model of ``path`` (``bundled``: ``rules/bots/learned.yaml``); raises BotError
+    naming the file and what is wrong."""
+    import yaml
+
+    file = rules_dir() / "bots" / "learned.yaml" if path == BUNDLED else Path(path)
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BotError(f"{file}: cannot read the model ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        raise BotError(f"{file}: not YAML ({exc})") from None
+    try:
+        features = data["features"]
+        names = tuple(str(f["name"]) for f in features)
+        if names != NAMES:
+            raise BotError(f"{file}: the features are {list(names)}, this bot reads {list(NAMES)}")
+        return Model(
+            names,
+            float(data["intercept"]),
+            tuple(float(f["coefficient"]) for f in features),
+            tuple(float(f["mean"]) for f in features),
+            tuple(float(f["scale"]) or 1.0 for f in features),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BotError(f"{file}: not a model of the learned bot ({exc!r})") from None
+
+
+class LearnedBot:
+    """One answer ahead on a sample of the view, by the fitted model's log-odds."""
+
+    def __init__(self, seed: int, model: str = BUNDLED, margin: float = 0.01) -> None:
+        self.rng = random.Random(seed)
+        self.model = load_model(model)
+        self.margin = margin
+        self._describers: dict[str, Describer] = {}
+        self._turn = (-1, 0)  # (turn, main-phase actions taken in it)
+
+    def value(self, game: Game, me: int) -> float:
+        """The log-odds that ``me`` wins ``game``, by the model."""
+        key = game.rules.ruleset_hash
+        describer = self._describers.get(key)
+        if describer is None:
+            describer = self._describers[key] = Describer(game.rules)
+        return self.model.logit(describer.describe(game, me))
+
+    def choose(self, view: PlayerView) -> Option:
+        decision = view.decision
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        me = view.player
+        main = decision.kind in ("main", "phase")
+        if main:
+            turn, taken = self._turn
+            if turn == view.state.turn and taken >= _ACTIONS_PER_TURN:
+                return ("end",) if ("end",) in options else options[0]
+        game = view.determinize(self.rng)
+        here = self.value(game, me)
+        best, best_value = options[0], -math.inf
+        for option in options:
+            worth = here if option[0] in _NEUTRAL else self.after(game, me, option)
+            if worth > best_value:
+                best, best_value = option, worth
+        if main:
+            if ("end",) in options and best_value <= here + self.margin:
+                return ("end",)
+            turn, taken = self._turn
+            self._turn = (view.state.turn, taken + 1 if turn == view.state.turn else 1)
+        return best
+
+    def after(self, game: Game, me: int, option: Option) -> float:
+        """The log-odds for ``me`` after answering ``option`` on a clone of ``game``."""
+        copy = game.clone(log=False)
+        try:
+            copy.answer(option)
+        except IllegalAnswer:  # legal in the real game, not in this sample
+            return -math.inf
+        return self.value(copy, me)
+
+
+register(
+    BotInfo(
+        "learned",
+        VERSION,
+        "a logistic value fitted on self-play games (not the heuristic's), one answer ahead",
+        (
+            Param("model", str, BUNDLED, f"a model file ({BUNDLED}: {MODEL_FILE})"),
+            Param("margin", float, 0.01, "log-odds an action must gain over ending the turn", 0),
+        ),
+        LearnedBot,
+    )
+)
