@@ -12,6 +12,8 @@ import click
 from ckdsl.commands.common import jobs_option, prepared, quiet_option, run_experiment
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ckdsl.sim.experiment import Experiment
 
 
@@ -94,6 +96,7 @@ def tune_command(
     from ckdsl.sim import require_extra
 
     require_extra("pandas", "pyarrow", "cma")
+    from ckdsl.sim.store import read_results
     from ckdsl.sim.tune import Settings, TuneError, tune
 
     settings = Settings(
@@ -109,12 +112,13 @@ def tune_command(
     )
     command = ["ckdsl", *sys.argv[1:]]
 
-    def play(experiment: Experiment, folder: Path) -> None:
+    def play(experiment: Experiment, folder: Path) -> pd.DataFrame:
         spec = prepared(experiment)
         run_experiment(
             experiment, spec, folder, jobs=jobs, scheduler=None, quiet=True,
             command=command, kind="tune",
         )  # fmt: skip
+        return read_results(folder, experiment.keys())
 
     def say(line: str) -> None:
         if not quiet:

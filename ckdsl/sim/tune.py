@@ -30,12 +30,15 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ckdsl.files import write_whole
 from ckdsl.paths import rules_dir
 from ckdsl.sim.experiment import Experiment, game_seed, parse_lineup
 from ckdsl.sim.stats import wilson
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -125,15 +128,14 @@ def searched(settings: Settings, data: Any) -> list[tuple[tuple[str, ...], float
 def tune(
     settings: Settings,
     out: Path,
-    play: Callable[[Experiment, Path], None],
+    play: Callable[[Experiment, Path], pd.DataFrame],
     say: Callable[[str], None] = lambda line: None,
 ) -> dict[str, Any]:
-    """Run (or resume) the search; ``play(experiment, folder)`` plays the games a store
-    lacks (the command passes the runner with its options). Returns the record."""
+    """Run (or resume) the search; ``play(experiment, folder)`` plays the games the store
+    ``folder`` lacks and returns them all (the command passes the runner with its
+    options). Returns the record."""
     import cma
     import yaml
-
-    from ckdsl.sim.store import read_results
 
     start = base_file(settings)
     data = yaml.safe_load(start.read_text(encoding="utf-8"))
@@ -179,8 +181,7 @@ def tune(
                 rotate=True,
             )
             folder = out / "games" / digest
-            play(experiment, folder)
-            result = _score(read_results(folder, experiment.keys()))
+            result = _score(play(experiment, folder))
             evaluated += 1
             scores.append(-result["score"])
             entry = {
@@ -206,7 +207,7 @@ def tune(
     return record
 
 
-def _score(df: Any) -> dict[str, Any]:
+def _score(df: pd.DataFrame) -> dict[str, Any]:
     """The tuned bot's results in a candidate's games: it is the line-up's first bot, so
     with rotation ``r`` it sits in seat ``r``."""
     games = len(df)
