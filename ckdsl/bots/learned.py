@@ -40,6 +40,10 @@ MODEL_FILE = "rules/bots/learned.yaml"
 _ACTIONS_PER_TURN = 30
 # Answers that change nothing by themselves: valued as the position before them.
 _NEUTRAL = ("roll", "end")
+# After a bank trade, the purchases looked at (not another trade, nor the end).
+_NOT_AFTER_TRADE = ("bank", "end", "offer", "play")
+# A card's choices answered after it is played, at most.
+_SETTLE_STEPS = 8
 
 
 @dataclass(frozen=True)
@@ -134,13 +138,42 @@ class LearnedBot:
         return best
 
     def after(self, game: Game, me: int, option: Option) -> float:
-        """The log-odds for ``me`` after answering ``option`` on a clone of ``game``."""
+        """The log-odds for ``me`` after answering ``option`` on a clone of ``game`` and
+        making the choices that follow within it (a card's target, a good...), each the
+        best one answer ahead. A bank trade is worth the better of the hand it leaves and
+        the best purchase it then pays for (a trade is a step towards a purchase)."""
         copy = game.clone(log=False)
         try:
             copy.answer(option)
         except IllegalAnswer:  # legal in the real game, not in this sample
             return -math.inf
+        self.settle(copy, me)
+        worth = self.value(copy, me)
+        if option[0] == "bank" and copy.peek() is None and copy.state.current == me:
+            for then in copy.pending.options:
+                if then[0] not in _NOT_AFTER_TRADE:
+                    worth = max(worth, self.after_simple(copy, me, then))
+        return worth
+
+    def after_simple(self, game: Game, me: int, option: Option) -> float:
+        copy = game.clone(log=False)
+        try:
+            copy.answer(option)
+        except IllegalAnswer:
+            return -math.inf
         return self.value(copy, me)
+
+    def settle(self, game: Game, me: int) -> None:
+        """Answer ``me``'s choices that follow an answer (until a turn's decision or
+        another player's), each the best one answer ahead."""
+        for _ in range(_SETTLE_STEPS):
+            decision = game.peek()
+            if decision is None or decision.kind == "over" or decision.player != me:
+                return
+            if decision.kind in ("main", "phase", "roll"):
+                return
+            best = max(decision.options, key=lambda o: self.after_simple(game, me, o))
+            game.answer(best)
 
 
 register(
