@@ -251,3 +251,19 @@ def test_an_outdated_entry_is_fuzzy_with_the_english_it_was_made_from(
     assert "#, fuzzy" in text[: text.index('msgctxt "messages.log_robber"')].rsplit("\n\n")[-1]
     assert '#| msgid "{player} moves the robber to tile {tile}"' in text
     assert 'msgid "{player} moves the robber onto tile {tile}"' in text
+    found = check_languages(load_rules("base").ruleset, ("it",), folder)
+    [outdated] = [f for f in found if f.kind == "outdated"]
+    assert outdated.diagnostic.notes[0] == (
+        'it was made from "{player} moves the robber to tile {tile}"'
+    )
+
+
+def test_a_text_longer_than_its_room_is_reported(locales_copy: Callable[..., Path]) -> None:
+    folder = locales_copy(
+        {"pl.yaml": [('table_save: "zapisz"', 'table_save: "zapisz tę grę teraz"')]}
+    )
+    found = check_languages(load_rules("base").ruleset, ("pl",), folder)
+    [length] = [f for f in found if f.kind == "length"]
+    assert length.diagnostic.message == (
+        "19 characters: messages.table_save has room for 16 (max_length in en.yaml)"
+    )

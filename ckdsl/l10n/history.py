@@ -12,28 +12,30 @@ the versions looked at, it is not known, and callers say so.
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import yaml
 
-from ckdsl.jsondata import JsonValue
+from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.l10n.sources import fingerprint
+
+Units = Callable[[JsonObject], dict[str, JsonValue]]
+"""How a locale's data is read as entries by dotted key (``check.dotted_units``)."""
 
 VERSIONS = 200
 """How many earlier versions of en.yaml are looked at, newest first."""
 
 
-def earlier_english(english_file: Path, key: str, recorded: str) -> JsonValue | None:
+def earlier_english(english_file: Path, key: str, recorded: str, units: Units) -> JsonValue | None:
     """The English of ``key`` whose fingerprint is ``recorded``, from the history of
-    ``english_file``, or None when git does not have it."""
-    return _by_fingerprint(str(english_file.resolve())).get((key, recorded))
+    ``english_file`` read by ``units``, or None when git does not have it."""
+    return _by_fingerprint(str(english_file.resolve()), units).get((key, recorded))
 
 
 @cache
-def _by_fingerprint(english_file: str) -> dict[tuple[str, str], JsonValue]:
-    from ckdsl.l10n.check import dotted_units
-
+def _by_fingerprint(english_file: str, units: Units) -> dict[tuple[str, str], JsonValue]:
     path = Path(english_file)
     out: dict[tuple[str, str], JsonValue] = {}
     for text in _versions(path):
@@ -43,7 +45,7 @@ def _by_fingerprint(english_file: str) -> dict[tuple[str, str], JsonValue]:
             continue
         if not isinstance(data, dict):
             continue
-        for key, value in dotted_units(data).items():
+        for key, value in units(data).items():
             out.setdefault((key, fingerprint(value)), value)
     return out
 

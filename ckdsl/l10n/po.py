@@ -132,7 +132,9 @@ def export_po(language: str, folder: Path | None = None) -> str:
         outdated = key in translated and key in recorded and recorded[key] != fingerprint(en)
         flags = ["fuzzy"] if outdated else []
         previous = (
-            earlier_english(Path(english.file), key, str(recorded[key])) if outdated else None
+            earlier_english(Path(english.file), key, str(recorded[key]), dotted_units)
+            if outdated
+            else None
         )
         comments = _comments(key, en, en_lines, english)
         if isinstance(en, dict):
