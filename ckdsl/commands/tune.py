@@ -114,10 +114,11 @@ def tune_command(
 
     def play(experiment: Experiment, folder: Path) -> pd.DataFrame:
         spec = prepared(experiment)
-        run_experiment(
+        result = run_experiment(
             experiment, spec, folder, jobs=jobs, scheduler=None, quiet=True,
             command=command, kind="tune",
         )  # fmt: skip
+        say(result.describe())
         return read_results(folder, experiment.keys())
 
     def say(line: str) -> None:
