@@ -76,8 +76,8 @@ class Describer:
         self.settlement_cost: Bundle = rules.costs.get("settlement", ())
         self.city_cost: Bundle = rules.costs.get("city", ())
 
-    def production(self, game: Game, player: int) -> list[float]:
-        """Goods per roll ``player`` expects, per good (a good of choice counts as one)."""
+    def production(self, game: Game, player: int) -> tuple[list[float], float]:
+        """Goods per roll ``player`` expects: per good, and goods of the owner's choice."""
         state = game.state
         topo = game.topo
         out = [0.0] * len(self.rules.goods)
@@ -93,9 +93,7 @@ class Describer:
                 for good, amount in made.goods:
                     out[good] += p * amount
                 choice += p * made.choice
-        if choice:
-            out[0] += choice  # counted, whichever good it becomes
-        return out
+        return out, choice
 
     def describe(self, game: Game, me: int) -> list[float]:
         """The numbers of :data:`NAMES` for player ``me`` in ``game`` (a game or a view's
@@ -105,9 +103,9 @@ class Describer:
         players = state.players
         mine = players[me]
         others = [p for p in range(game.n) if p != me]
-        made = self.production(game, me)
+        made, choice = self.production(game, me)
         best_other = max((players[p].points for p in others), default=0)
-        other_made = max((sum(self.production(game, p)) for p in others), default=0.0)
+        other_made = max((_total(self.production(game, p)) for p in others), default=0.0)
         hand = mine.hand
         cards = sum(hand)
         limit = hand_limit(game, me)
@@ -135,7 +133,7 @@ class Describer:
         return [
             float(mine.points),
             float(mine.points - best_other),
-            sum(made),
+            sum(made) + choice,
             other_made,
             float(sum(1 for amount in made if amount > 0)),
             float(cards),
@@ -163,3 +161,8 @@ class Describer:
             for i in board_rules.settlement_spots(game.topo, state, me)
             if state.building[i] == EMPTY and state.knight[i] == NOBODY
         ]
+
+
+def _total(production: tuple[list[float], float]) -> float:
+    made, choice = production
+    return sum(made) + choice

@@ -142,26 +142,21 @@ class LearnedBot:
         making the choices that follow within it (a card's target, a good...), each the
         best one answer ahead. A bank trade is worth the better of the hand it leaves and
         the best purchase it then pays for (a trade is a step towards a purchase)."""
-        copy = game.clone(log=False)
-        try:
-            copy.answer(option)
-        except IllegalAnswer:  # legal in the real game, not in this sample
+        copy = answered(game, option)
+        if copy is None:
             return -math.inf
         self.settle(copy, me)
         worth = self.value(copy, me)
         if option[0] == "bank" and copy.peek() is None and copy.state.current == me:
             for then in copy.pending.options:
                 if then[0] not in _NOT_AFTER_TRADE:
-                    worth = max(worth, self.after_simple(copy, me, then))
+                    worth = max(worth, self.one_ahead(copy, me, then))
         return worth
 
-    def after_simple(self, game: Game, me: int, option: Option) -> float:
-        copy = game.clone(log=False)
-        try:
-            copy.answer(option)
-        except IllegalAnswer:
-            return -math.inf
-        return self.value(copy, me)
+    def one_ahead(self, game: Game, me: int, option: Option) -> float:
+        """The log-odds for ``me`` right after ``option``, nothing more played."""
+        copy = answered(game, option)
+        return -math.inf if copy is None else self.value(copy, me)
 
     def settle(self, game: Game, me: int) -> None:
         """Answer ``me``'s choices that follow an answer (until a turn's decision or
@@ -172,8 +167,19 @@ class LearnedBot:
                 return
             if decision.kind in ("main", "phase", "roll"):
                 return
-            best = max(decision.options, key=lambda o: self.after_simple(game, me, o))
+            best = max(decision.options, key=lambda o: self.one_ahead(game, me, o))
             game.answer(best)
+
+
+def answered(game: Game, option: Option) -> Game | None:
+    """A clone of ``game`` with ``option`` answered; None if this sample refuses it (legal
+    in the real game, not here: a card the sample dealt elsewhere)."""
+    copy = game.clone(log=False)
+    try:
+        copy.answer(option)
+    except IllegalAnswer:
+        return None
+    return copy
 
 
 register(
