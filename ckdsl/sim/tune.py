@@ -138,7 +138,10 @@ def tune(
     import yaml
 
     start = base_file(settings)
-    data = yaml.safe_load(start.read_text(encoding="utf-8"))
+    try:
+        data = yaml.safe_load(start.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise TuneError(f"{start}: cannot be read as a weights file ({exc})") from None
     numbers = searched(settings, data)
     against = parse_lineup(list(settings.against))
     tunable = TUNABLE[settings.bot]
