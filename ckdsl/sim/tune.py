@@ -140,8 +140,13 @@ def tune(
     start = base_file(settings)
     try:
         data = yaml.safe_load(start.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise TuneError(f"{start}: cannot be read as a weights file ({exc})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TuneError(f"{start}: cannot be read ({exc})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "not YAML"
+        raise TuneError(f"{start}{where}: not a weights file: {problem}") from None
     numbers = searched(settings, data)
     against = parse_lineup(list(settings.against))
     tunable = TUNABLE[settings.bot]
