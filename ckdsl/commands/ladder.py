@@ -32,10 +32,8 @@ def as_spec(item: str) -> str:
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise click.BadParameter(
-            f"'{item}' cannot be read as YAML: {exc}", param_hint="BOTS"
-        ) from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        raise click.BadParameter(f"'{item}' cannot be read as YAML", param_hint="BOTS") from None
     kind = "learned:model" if isinstance(data, dict) and "features" in data else "heuristic:weights"
     return f"{kind}={path.resolve()}"
 
