@@ -97,7 +97,13 @@ def ladder_command(
     played = play_tournament(
         given, games, seed, seats, rules, jobs, scheduler, out, 0.95, map_name, layout, quiet
     )
-    rungs = ladder(played.games, played.report)
+    # Each bot as the user named it: a weights file by its path as given.
+    named = (
+        {spec.full(): item for spec, item in zip(given, bots, strict=True)}
+        if len(given) == len(bots)
+        else None
+    )
+    rungs = ladder(played.games, played.report, named)
     if as_json:
         data = {
             "games": played.report["games"],

@@ -97,9 +97,13 @@ def bootstrap_share(
     }
 
 
-def ladder(df: pd.DataFrame, report: TournamentReport) -> list[Rung]:
-    """The rungs, best first, from a tournament's games and its report."""
+def ladder(
+    df: pd.DataFrame, report: TournamentReport, named: dict[str, str] | None = None
+) -> list[Rung]:
+    """The rungs, best first, from a tournament's games and its report; ``named`` maps a
+    bot's full spec to the name to show (default: the report's)."""
     rows = report["standings"]
+    shown = [(named or {}).get(row["bot"], row["name"]) for row in rows]
     names = [row["bot"] for row in rows]
     ahead, met = meetings_by_seed(df, names)
     rungs: list[Rung] = []
@@ -110,12 +114,12 @@ def ladder(df: pd.DataFrame, report: TournamentReport) -> list[Rung]:
             {
                 "rank": k + 1,
                 "bot": row["bot"],
-                "name": row["name"],
+                "name": shown[k],
                 "mu": mu,
                 "low": None if mu is None or sigma is None else json_float(mu - 1.96 * sigma),
                 "high": None if mu is None or sigma is None else json_float(mu + 1.96 * sigma),
                 "win_rate": row["win_rate"],
-                "below": rows[k + 1]["name"] if k + 1 < len(rows) else None,
+                "below": shown[k + 1] if k + 1 < len(rows) else None,
                 "ahead_of_below": share,
                 "verdict": _verdict(share),
             }
