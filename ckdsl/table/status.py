@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option
+from ckdsl.engine.pieces import points_breakdown
 from ckdsl.engine.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
 
@@ -28,11 +29,22 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
     dice = ""
     if state.dice is not None and state.rolled:
         white, red, face = state.dice
-        dice = f" · {m('table_dice')} {white}+{red} ({face})"
-    barbarians = catalog.name("concepts", "barbarians")
+        event = catalog.name("event_faces", face)
+        dice = f" · {m('table_dice_rolled', white=white, red=red, event=event)}"
+    programs = rules.programs
+    strength = programs.barbarian_strength(game)  # public: the board and the knights
+    defence = sum(programs.defence_of(game, p) for p in range(view.players))
+    barbarians = (
+        f"{catalog.name('concepts', 'barbarians')} {state.barbarians}/{rules.barbarian_track}"
+        f" ({m('table_strength', strength=strength, defence=defence)})"
+    )
+    decision = view.decision.kind
+    if catalog.has_message(f"decision_{decision}"):
+        decision = m(f"decision_{decision}")
     lines = [
         f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
-        f" · {view.decision.kind} · {barbarians} {state.barbarians}/{rules.barbarian_track}{dice}"
+        f" · {decision} · {barbarians}{dice}",
+        f"  {m('table_titles')}: {title_line(game, catalog)}",
     ]
     for p in range(view.players):
         player = state.players[p]
@@ -44,7 +56,11 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
             f"{catalog.name('tracks', track.id)} {player.levels[t]}"
             for t, track in enumerate(rules.tracks)
         )
-        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')}"
+        sources = ", ".join(
+            f"{_source_name(catalog, source)} {n}"
+            for source, n in points_breakdown(game, p).items()
+        )
+        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')} ({sources})"
         if p == seat:
             hand = ", ".join(
                 f"{n} {catalog.good_name(rules.goods[g])}" for g, n in enumerate(player.hand) if n
@@ -65,11 +81,45 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
                 f"{m('table_progress')}: {view.progress_counts[p]} · {m('table_levels')}: "
                 f"{levels} · {m('table_knights')}: {knights or '-'}"
             )
-    if state.merchant != NOBODY:
-        merchant = catalog.name("pieces", "merchant")
-        tile = catalog.message("board_tile", tile=state.merchant)
-        lines.append(f"  {merchant}: {tile} ({who(state.merchant_owner)})")
     return lines
+
+
+def title_line(game: Game, catalog: Catalog) -> str:
+    """Who holds what a player can hold alone or take from another: Longest Road, the
+    Defender of Catan cards, each track's metropolis, the merchant."""
+    state, rules = game.state, game.rules
+    colours = rules.names("player_colours")
+
+    def who(p: int) -> str:
+        return (
+            catalog.name("colours", colours[p]) if p != NOBODY else catalog.message("table_nobody")
+        )
+
+    parts = [f"{catalog.name('titles', 'longest_road')}: {who(state.longest_road_holder)}"]
+    defenders = [(p, me.defender) for p, me in enumerate(state.players) if me.defender]
+    if defenders:
+        held = ", ".join(who(p) + (f" ×{n}" if n > 1 else "") for p, n in defenders)
+        parts.append(f"{catalog.name('titles', 'defender')}: {held}")
+    for t, track in enumerate(rules.tracks):
+        at = state.metropolis[t]
+        if at != NOBODY:
+            parts.append(
+                f"{catalog.name('pieces', 'metropolis')} ({catalog.name('tracks', track.id)}):"
+                f" {who(state.owner[at])}"
+            )
+    if state.merchant != NOBODY:
+        tile = catalog.message("board_tile", tile=state.merchant)
+        parts.append(f"{catalog.name('pieces', 'merchant')}: {who(state.merchant_owner)} ({tile})")
+    return " · ".join(parts)
+
+
+def _source_name(catalog: Catalog, source: str) -> str:
+    """The name of a source of points (``pieces.points_breakdown``)."""
+    if source in ("longest_road", "defender"):
+        return catalog.name("titles", source)
+    if source in ("settlement", "city", "metropolis", "merchant"):
+        return catalog.name("pieces", source)
+    return catalog.card_name(source)
 
 
 def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> list[str]:
