@@ -46,6 +46,9 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
         f" · {decision} · {barbarians}{dice}",
         f"  {m('table_titles')}: {title_line(game, catalog)}",
     ]
+    details = pending_details(game, catalog) if view.decision.player == seat else ""
+    if details:
+        lines.append(f"  → {details}")
     for p in range(view.players):
         player = state.players[p]
         knights = ", ".join(
@@ -57,8 +60,7 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
             for t, track in enumerate(rules.tracks)
         )
         sources = ", ".join(
-            f"{_source_name(catalog, source)} {n}"
-            for source, n in points_breakdown(game, p).items()
+            f"{source_name(catalog, source)} {n}" for source, n in points_breakdown(game, p).items()
         )
         head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')} ({sources})"
         if p == seat:
@@ -82,6 +84,29 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
                 f"{levels} · {m('table_knights')}: {knights or '-'}"
             )
     return lines
+
+
+def pending_details(game: Game, catalog: Catalog) -> str:
+    """What the decision owed now is about, where its answers do not say: how many cards
+    a discard still owes, the offer a trade answer is about ("" otherwise)."""
+    decision = game.pending
+    for task in game.state.queue:
+        if task[0] == "discard" and task[1] == decision.player and decision.kind == "discard":
+            return catalog.message("table_discard_count", task[2], count=task[2])
+        if task[0] in ("respond", "partner") and decision.kind == task[0]:
+            offer = task[2]
+            colour = game.rules.names("player_colours")[offer["from"]]
+            return catalog.message(
+                "log_offer",
+                player=catalog.name("colours", colour),
+                give=_goods(catalog, offer["give"]),
+                get=_goods(catalog, offer["get"]),
+            )
+    return ""
+
+
+def _goods(catalog: Catalog, amounts: dict[str, int]) -> str:
+    return ", ".join(catalog.counted(good, n) for good, n in amounts.items())
 
 
 def title_line(game: Game, catalog: Catalog) -> str:
@@ -113,7 +138,7 @@ def title_line(game: Game, catalog: Catalog) -> str:
     return " · ".join(parts)
 
 
-def _source_name(catalog: Catalog, source: str) -> str:
+def source_name(catalog: Catalog, source: str) -> str:
     """The name of a source of points (``pieces.points_breakdown``)."""
     if source in ("longest_road", "defender"):
         return catalog.name("titles", source)
