@@ -153,8 +153,20 @@ def test_options_are_numbered_with_localized_names() -> None:
     lines = option_lines(game, catalog(), game.pending.options)
     numbers = [int(n) for n in re.findall(r"(\d+)\) build settlement", "\n".join(lines))]
     assert numbers == list(range(1, len(game.pending.options) + 1))
-    assert option_lines(game, catalog(), [("play", "bishop")]) == ["  1) play bishop"]
-    assert option_lines(game, catalog("fr"), [("play", "bishop")]) == ["  1) play bishop — Évêque"]
+    assert option_lines(game, catalog(), [("play", "bishop")]) == ["  1) play Bishop"]
+    assert option_lines(game, catalog("fr"), [("play", "bishop")]) == ["  1) jouer Évêque"]
+    polish = option_lines(game, catalog("pl"), game.pending.options[:2])
+    assert polish == ["  1) zbuduj osadę na 0", "  2) zbuduj osadę na 1"]
+
+
+def test_an_answer_typed_as_the_table_shows_it_or_in_english_answers() -> None:
+    setup = GameSetup(seed=3)
+    seats = [None, *(make_bot("heuristic", bot_seed(3, p)) for p in (1, 2, 3))]
+    script = Script(["Zbuduj osadę na 0", "build road 0-4"])
+    game, _ = play_at_table(
+        setup, seats, catalog("pl"), delay=0, save_path=None, make_console=lambda: script
+    )
+    assert game.history[:2] == [("settlement", 0), ("road", game.topo.edge_id(0, 4))]
 
 
 def test_a_bot_name_that_is_not_human_is_still_refused() -> None:

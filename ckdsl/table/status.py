@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option
 from ckdsl.engine.pieces import points_breakdown
 from ckdsl.engine.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
+from ckdsl.table.answers import localized
 
 
 def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
@@ -38,9 +38,8 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
         f"{catalog.name('concepts', 'barbarians')} {state.barbarians}/{rules.barbarian_track}"
         f" ({m('table_strength', strength=strength, defence=defence)})"
     )
-    decision = view.decision.kind
-    if catalog.has_message(f"decision_{decision}"):
-        decision = m(f"decision_{decision}")
+    kind = view.decision.kind
+    decision = m(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
     lines = [
         f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
         f" · {decision} · {barbarians}{dice}",
@@ -92,7 +91,7 @@ def pending_details(game: Game, catalog: Catalog) -> str:
     decision = game.pending
     for task in game.state.queue:
         if task[0] == "discard" and task[1] == decision.player and decision.kind == "discard":
-            return catalog.message("table_discard_count", task[2], count=task[2])
+            return catalog.message_with("table_discard_count", task[2], {"count": task[2]})
         if task[0] in ("respond", "partner") and decision.kind == task[0]:
             offer = task[2]
             colour = game.rules.names("player_colours")[offer["from"]]
@@ -148,12 +147,9 @@ def source_name(catalog: Catalog, source: str) -> str:
 
 
 def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> list[str]:
-    """The legal answers numbered from 1, with the card's or track's name where the
-    answer names one, in columns when there are many."""
-    texts = [
-        f"{n}) {format_option(game, o)}{option_gloss(game, catalog, o)}"
-        for n, o in enumerate(options, start=1)
-    ]
+    """The legal answers numbered from 1, in the table's language (``ckdsl.table.answers``),
+    in columns when there are many."""
+    texts = [f"{n}) {localized(game, catalog, o)}" for n, o in enumerate(options, start=1)]
     if len(texts) <= 12:
         return [f"  {t}" for t in texts]
     width = max(len(t) for t in texts) + 2
@@ -162,16 +158,3 @@ def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> lis
         "  " + "".join(t.ljust(width) for t in texts[i : i + per_line]).rstrip()
         for i in range(0, len(texts), per_line)
     ]
-
-
-def option_gloss(game: Game, catalog: Catalog, option: Option) -> str:
-    """The localized name an answer's id stands for ("play bishop" — Bishop)."""
-    if option[0] in ("play", "discard_card", "reward") and isinstance(option[1], str):
-        name = catalog.card_name(option[1])
-    elif option[0] == "improve" and isinstance(option[1], str):
-        name = catalog.name("tracks", option[1])
-    elif option[0] in ("discard", "take") and isinstance(option[1], str):
-        name = catalog.good_name(option[1])
-    else:
-        return ""
-    return "" if name.lower() == option[1].lower() else f" — {name}"

@@ -33,7 +33,8 @@ from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.picture import NoConverter, svg_to_png
 from ckdsl.reports.position import position_svg
 from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_save
-from ckdsl.table.status import option_gloss, option_lines, status_lines
+from ckdsl.table.answers import localized, read_localized
+from ckdsl.table.status import option_lines, status_lines
 
 COMMANDS = ("help", "options", "board", "card", "log", "undo", "save", "quit")
 
@@ -140,7 +141,7 @@ class Table:
         self._show_events()
         options = game.pending.options
         if len(options) == 1 and not self.ask_forced:  # nothing to decide: say it, go on
-            answer = format_option(game, options[0]) + option_gloss(game, self.catalog, options[0])
+            answer = localized(game, self.catalog, options[0])
             self.console.say(self.catalog.message("terminal_forced", answer=answer))
             game.answer(options[0])
             return True
@@ -148,7 +149,8 @@ class Table:
         self.marks.append(_Mark(len(game.history), dict(game.state.rng), decks))
         self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
         self.console.say("\n".join(option_lines(game, self.catalog, options)))
-        answers = [format_option(game, o) for o in options]
+        answers = [localized(game, self.catalog, o) for o in options]
+        answers += [format_option(game, o) for o in options]  # the notation is understood too
         name = self.catalog.name("colours", game.rules.names("player_colours")[player])
         while True:
             text = " ".join(self.console.ask(f"[{name}] > ", [*answers, *COMMANDS]).split())
@@ -183,7 +185,8 @@ class Table:
                 return False
             else:
                 try:
-                    option = parse_answer(game, text)
+                    shown = read_localized(game, self.catalog, text, options)
+                    option = shown if shown is not None else parse_answer(game, text)
                     game.answer(option)
                     return True
                 except IllegalAnswer as exc:

@@ -29,7 +29,8 @@ from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
-from ckdsl.table.status import option_gloss, pending_details, source_name, title_line
+from ckdsl.table.answers import localized
+from ckdsl.table.status import pending_details, source_name, title_line
 
 LOG_LINES = 60  # the last lines of the log a page shows
 # The page's own words, from the locale (``messages.table_*``).
@@ -258,7 +259,7 @@ class Room:
                 "kind": game.pending.kind,
                 "yours": mine,
                 "options": [
-                    {"answer": format_option(game, o), "gloss": option_gloss(game, catalog, o)}
+                    {"answer": format_option(game, o), "label": localized(game, catalog, o)}
                     for o in (game.pending.options if mine else ())
                 ],
                 "offers": mine and game.pending.accepts_open("offer"),
@@ -281,6 +282,7 @@ class Room:
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
         kind = game.pending.kind
-        if catalog.has_message(f"decision_{kind}"):
-            kind = catalog.message(f"decision_{kind}")
-        return f"{turn} · {catalog.message(key, player=who)} ({kind})"
+        said = (
+            catalog.message(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
+        )
+        return f"{turn} · {catalog.message(key, player=who)} ({said})"

@@ -91,7 +91,7 @@ function show(s) {
   const options = $("options");
   options.replaceChildren();
   for (const o of s.pending.options) {
-    const b = make("button", o.answer + (o.gloss || ""));
+    const b = make("button", o.label);
     b.dataset.answer = o.answer;
     b.addEventListener("click", () => answer(o.answer));
     options.append(b);
