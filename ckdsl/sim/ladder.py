@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ckdsl.sim.stats import IntervalJson, json_float
+from ckdsl.sim.stats.results import IntervalJson, json_float
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ckdsl.files import write_whole
 from ckdsl.paths import rules_dir
 from ckdsl.sim.experiment import Experiment, game_seed, parse_lineup
-from ckdsl.sim.stats import wilson
+from ckdsl.sim.stats.proportions import wilson
 
 if TYPE_CHECKING:
     import pandas as pd
