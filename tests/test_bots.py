@@ -131,7 +131,14 @@ def _hide_differently(game: Game, me: int) -> Game:
 
 
 @pytest.mark.parametrize(
-    ("spec", "seed"), [("heuristic", 11), ("heuristic", 21), ("mcts:iterations=30", 11)]
+    ("spec", "seed"),
+    [
+        ("heuristic", 11),
+        ("heuristic", 21),
+        ("mcts:iterations=30", 11),
+        ("learned", 11),
+        ("learned", 21),
+    ],
 )
 def test_no_bot_reads_what_its_player_cannot_see(spec: str, seed: int) -> None:
     game = _heuristic_position(seed)
