@@ -124,8 +124,11 @@ def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Pa
              '  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}'),
         ]},
     )  # fmt: skip
-    copies = (folder / "en.yaml").read_text(encoding="utf-8").splitlines().index(
-        '  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}'
+    copies = (
+        (folder / "en.yaml")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        .index('  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}')
     )
     assert findings(base, folder, "en") == [
         ("missing", "en.yaml:31:3: missing: names.resources.brick has no English text "
