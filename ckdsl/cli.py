@@ -42,10 +42,10 @@ from ckdsl.paths import SCHEMA_KINDS
 
 if TYPE_CHECKING:
     from ckdsl.bots import Bot
-    from ckdsl.engine.decisions import Option
-    from ckdsl.engine.game import Game
+    from ckdsl.core.decisions import Option
     from ckdsl.rules.ruleset import RuleSet
     from ckdsl.session import GameSetup
+    from ckdsl.turn.game import Game
 
 _F = TypeVar("_F", bound=Callable[..., object])
 

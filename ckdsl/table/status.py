@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option
-from ckdsl.engine.state import NOBODY
+from ckdsl.core.decisions import Option
+from ckdsl.core.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option
 
 
 def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:

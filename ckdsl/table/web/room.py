@@ -17,12 +17,10 @@ from typing import Any
 
 from ckdsl.bots import Bot, bot_seed
 from ckdsl.bots.base import BotSpec
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.view import visible_event
 from ckdsl.diagnostics import CkdslError
 from ckdsl.dsl.explain import explain
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog, all_languages, load_catalog
 from ckdsl.l10n.refusals import render, say
 from ckdsl.reports.dsl import explain_lines
@@ -30,6 +28,8 @@ from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
 from ckdsl.table.status import option_gloss
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
 
 LOG_LINES = 60  # the last lines of the log a page shows
 # The page's own words, from the locale (``messages.table_*``).
