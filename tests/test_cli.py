@@ -264,7 +264,10 @@ def test_a_command_loads_its_own_module_and_the_bots_it_seats() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = out.stderr.strip().splitlines()[-1]
-    assert loaded == "['ckdsl.bots.base', 'ckdsl.bots.random_bot', 'ckdsl.commands.common']"
+    assert loaded == (
+        "['ckdsl.bots.base', 'ckdsl.bots.random_bot', 'ckdsl.commands.common', "
+        "'ckdsl.commands.play']"
+    )
     from ckdsl.commands import COMMANDS
 
     listed = subprocess.run([sys.executable, "-m", "ckdsl", "--help"], capture_output=True,
