@@ -1,4 +1,4 @@
-"""The layers import downward only (docs/engine.md, "Layers"): the import-linter contracts
+"""The layers import downward only (docs/engine.md, "The package"): the import-linter contracts
 in pyproject.toml hold, they cover every module, they break on an upward import, and no
 folder imports a folder above it (tools/folder_imports.py)."""
 
@@ -125,3 +125,15 @@ def test_a_subfolder_importing_its_folder_goes_up(tmp_path: Path) -> None:
     assert "upward: ckdsl.dsl.base -> ckdsl.dsl (ckdsl.dsl.base.types -> ckdsl.dsl.parser)" in (
         done.stderr
     )
+
+
+def test_the_map_of_the_package_names_every_folder() -> None:
+    """docs/engine.md's map has a line for each folder of the package (a new folder is a
+    new layer, or part of one, to be said there)."""
+    text = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")
+    section = text[text.index("## The package") : text.index("## Randomness")]
+    package = REPO / "ckdsl"
+    for init in sorted(package.rglob("__init__.py")):
+        folder = init.parent.relative_to(package).as_posix()
+        if folder != ".":
+            assert f"| `{folder}/`" in section or f", `{folder}/`" in section, folder
