@@ -54,9 +54,11 @@ def main() -> None:
     new, old = args.games / seconds[args.new], args.games / seconds[args.old]
     print(f"{args.new:24s} {new:6.2f} games/s ({seconds[args.new]:.1f} s)")
     print(f"{args.old:24s} {old:6.2f} games/s ({seconds[args.old]:.1f} s)")
-    print(f"games/s ratio new/old: {new / old:.2f}; per turn, median over seeds: "
-          f"{statistics.median(per_turn):.2f} (lowest {min(per_turn):.2f}, highest "
-          f"{max(per_turn):.2f})")
+    print(
+        f"games/s ratio new/old: {new / old:.2f}; per turn, median over seeds: "
+        f"{statistics.median(per_turn):.2f} (lowest {min(per_turn):.2f}, highest "
+        f"{max(per_turn):.2f})"
+    )
 
 
 if __name__ == "__main__":

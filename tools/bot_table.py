@@ -97,8 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         print(f"| {r} | " + " | ".join(c.get(r, "-") for c in columns) + " |")
     print()
-    print(f"(tools/bot_table.py on {platform.node() or 'this machine'}, "
-          f"Python {platform.python_version()}, {platform.machine()})")
+    print(
+        f"(tools/bot_table.py on {platform.node() or 'this machine'}, "
+        f"Python {platform.python_version()}, {platform.machine()})"
+    )
     return 0
 
 

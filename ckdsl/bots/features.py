@@ -97,10 +97,8 @@ def load_weights(path: str = BUNDLED, version: int = 0) -> Weights:
     missing or wrong. Cached while the file is unchanged."""
     from ckdsl.paths import rules_dir
 
-    if path == BUNDLED:
-        file = rules_dir().parent / FROZEN.get(version, WEIGHTS_FILE)
-    else:
-        file = Path(path)
+    bundled = rules_dir().parent / FROZEN.get(version, WEIGHTS_FILE)
+    file = bundled if path == BUNDLED else Path(path)
     return _WEIGHTS.get(str(file.resolve()), lambda: _read_weights(file))
 
 
