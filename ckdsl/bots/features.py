@@ -69,6 +69,7 @@ class Weights:
     opponent_progress: float = 0.0
     opponent_knights: float = 0.0
     opponent_expansion: float = 0.0
+    knight_blocks: float = 0.0
     card_choices: int = 0
 
     def level_value(self, level: int) -> float:
@@ -85,7 +86,7 @@ WEIGHTS_FILE = "rules/bots/heuristic.yaml"
 FROZEN = {2: "rules/bots/heuristic-v2.yaml"}
 # The weights that are new in version 3, 0 when a file does not give them.
 _OPTIONAL = ("wall", "opponent_cards", "opponent_progress", "opponent_knights",
-             "opponent_expansion")  # fmt: skip
+             "opponent_expansion", "knight_blocks")  # fmt: skip
 
 
 _WEIGHTS: StampedCache[str, Weights] = StampedCache(maxsize=8)
@@ -728,7 +729,31 @@ class Evaluator:
             value += w.wall * sum([1 for i in me.buildings if wall[i]])
         if w.opponent_cards or w.opponent_progress or w.opponent_knights or w.opponent_expansion:
             value -= self.opponents_value(game, player)
+        if w.knight_blocks:
+            value += w.knight_blocks * self.blocking(game, player)
         return value
+
+    def blocking(self, game: Game, player: int) -> float:
+        """Knights standing where two networks meet (docs/rules.md, "Knights": a knight
+        blocks the others' roads and settlements there): the levels of the player's
+        knights on an intersection an opponent's road touches, less the opponents'
+        knights on one the player's road touches (averaged over the opponents)."""
+        state = game.state
+        road, level = state.road, state.knight_level
+        inter_edges = self.topo.inter_edges
+        mine = 0.0
+        theirs = 0.0
+        for owner, other in enumerate(state.players):
+            for i in other.knights:
+                for e in inter_edges[i]:
+                    r = road[e]
+                    if r != NOBODY and r != owner and (owner == player or r == player):
+                        if owner == player:
+                            mine += level[i]
+                        else:
+                            theirs += level[i]
+                        break
+        return mine - theirs / max(1, game.n - 1)
 
     def opponents_value(self, game: Game, player: int) -> float:
         """What the opponents hold that a card or a knight can take from them: their cards

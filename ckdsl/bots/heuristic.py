@@ -61,6 +61,9 @@ _SETTLE_STEPS = 60
 # of 320 setup placements of 40 games; each one looked at costs a clone and a value.
 _SETUP_SPOTS = ("setup_settlement", "setup_city")
 _SETUP_SHORTLIST = 12
+# The engine's verbs of a knight's action, after which the knight is inactive
+# (``acted_and_activated``).
+_KNIGHT_ACTS = ("move_knight", "displace", "chase")
 
 
 class HeuristicBot:
@@ -228,6 +231,8 @@ class HeuristicBot:
             self._budget = self.weights.card_choices if verb == "play" else 0
             value = self.after(game, me, option, 1)
             self._budget = 0
+            if verb in _KNIGHT_ACTS and self.weights.card_choices:
+                value = max(value, self.acted_and_activated(game, me, option))
             if value > best_value:
                 best, best_value = option, value
         trades = [o for o in options if o[0] == "bank"]
@@ -250,6 +255,25 @@ class HeuristicBot:
                 self._offered = seen
                 return offer
         return best
+
+    def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
+        """The value after a knight's action (a move, a displacement, a chase) and then
+        the activation it makes possible again (the knight is inactive after acting,
+        docs/rules.md "Knights"), if the rule set allows it this turn and the hand pays:
+        a move looked at alone would count a knight lost for the defence."""
+        before = set([o for o in game.pending.options if o[0] == "activate"])
+        copy = game.clone(log=False)
+        copy.answer(option)
+        self.settle(copy, me, 0)
+        pending = copy.pending
+        if pending.kind != "main" or pending.player != me:
+            return float("-inf")
+        again = [o for o in pending.options if o[0] == "activate" and o not in before]
+        if not again:
+            return float("-inf")
+        copy.answer(again[0])
+        self.settle(copy, me, 0)
+        return self.evaluator(copy).value(copy, me)
 
     def offer(self, game: Game, me: int) -> Option | None:
         """One card for one, to complete the most valuable purchase that lacks one or two
