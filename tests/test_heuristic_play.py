@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ckdsl.bots import BotError, bot_seed, make_bot
+from ckdsl.bots import BotError, bot_seed, make_bot, parse_spec
 from ckdsl.bots.features import Evaluator, dice_odds, load_weights
 from ckdsl.bots.heuristic import HeuristicBot
 from ckdsl.engine.game import Game
@@ -210,9 +210,11 @@ def test_version_2_plays_as_version_2_did() -> None:
     assert new.state.digest() != game.state.digest()
 
 
-def test_an_unknown_version_is_refused() -> None:
+def test_an_unknown_version_is_refused_and_a_known_one_recorded() -> None:
     with pytest.raises(BotError, match="is not a version"):
         HeuristicBot(1, version=7)
+    assert parse_spec("heuristic:version=2").version() == "2"  # results record it
+    assert parse_spec("heuristic").version() == "3"
 
 
 # --- strength ---------------------------------------------------------------------------------
