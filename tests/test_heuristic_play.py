@@ -119,6 +119,7 @@ add:
       count: 1
       effect: |
         gain 2 ore
+        gain 2 grain
     tithe:
       deck: science
       count: 1
@@ -127,9 +128,11 @@ add:
 """
 
 
-def _holding(rules: str, card: str, seed: int = 3) -> tuple[Game, int]:
+def _holding(
+    rules: str, card: str, seed: int = 3, goods: tuple[int, int] = (4, 99)
+) -> tuple[Game, int]:
     """A main phase of a game of ``rules`` where its player holds ``card`` (given to them
-    there) and at least four goods."""
+    there) and between ``goods`` goods."""
     game = start(GameSetup(rules=rules, seed=seed), log=False)
     bots = [make_bot("heuristic", bot_seed(seed, p)) for p in range(4)]
     while True:
@@ -139,7 +142,7 @@ def _holding(rules: str, card: str, seed: int = 3) -> tuple[Game, int]:
         if (
             decision.kind == "main"
             and state.turn > 12
-            and sum(state.players[decision.player].hand) >= 4
+            and goods[0] <= sum(state.players[decision.player].hand) <= goods[1]
             and not state.players[decision.player].progress
         ):
             state.players[decision.player].progress.append(card)
@@ -150,14 +153,12 @@ def _holding(rules: str, card: str, seed: int = 3) -> tuple[Game, int]:
 
 def _played_this_turn(game: Game, me: int, card: str, spec: str = "heuristic") -> bool:
     """Whether ``me``, a ``spec`` bot, plays ``card`` before its turn ends."""
-    bot = make_bot(spec, 1)
+    bots = [make_bot(spec if p == me else "heuristic", p + 1) for p in range(game.n)]
     turn = game.state.turn
     while game.state.turn == turn and game.pending.kind != "over":
-        decision = game.pending
-        if decision.player != me:
-            return False  # another's decision in my turn (a discard...): stop looking
-        answer = bot.choose(game.view(me))
-        if answer == ("play", card):
+        player = game.pending.player  # others answer offers, discard...
+        answer = bots[player].choose(game.view(player))
+        if player == me and answer == ("play", card):
             return True
         game.answer(answer)
     return False
@@ -165,10 +166,11 @@ def _played_this_turn(game: Game, me: int, card: str, spec: str = "heuristic") -
 
 def test_a_card_a_variant_adds_is_played_when_it_helps(tmp_path: Path) -> None:
     """The bot values a card by playing it on a sample of its view: a new card that gives
-    goods is played in the turn it is held; one that discards half the hand is kept."""
+    goods is played in the turn it is held (with room in the hand); one that discards
+    half the hand is kept."""
     variant = tmp_path / "windfall.yaml"
     variant.write_text(VARIANT, encoding="utf-8")
-    game, me = _holding(str(variant), "windfall")
+    game, me = _holding(str(variant), "windfall", goods=(0, 3))
     assert ("play", "windfall") in game.pending.options
     assert _played_this_turn(game, me, "windfall")
     game, me = _holding(str(variant), "tithe")
