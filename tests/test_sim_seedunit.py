@@ -18,6 +18,7 @@ from ckdsl.sim.seedunit import (
     seat_change,
     seat_shares,
 )
+from ckdsl.sim.sensitivity import correct, interactions, lineup_name
 
 
 def games(winners: list[list[int]]) -> pd.DataFrame:
@@ -110,3 +111,41 @@ def test_power_planning_matches_the_textbook_and_the_noncentral_t() -> None:
     power = sps.nct.sf(crit, df, shift) + sps.nct.cdf(-crit, df, shift)
     assert power == pytest.approx(0.8, abs=1e-4)
     assert seeds_needed(0.0, 1.0, 0.05, 0.8) is None
+
+
+def lineup_games(effects: list[float], seeds: int, rng: np.random.Generator) -> tuple:
+    """Matched base and variant game tables: two rotations per seed and line-up, the
+    variant adding effects[line-up] (plus a seed's noise) to 'walls'."""
+    rows = [(i, str(u)) for i in range(seeds) for u in range(len(effects)) for _ in range(2)]
+    base = rng.normal(size=len(rows))
+    shift = np.asarray([effects[int(u)] for _, u in rows]) + rng.normal(size=len(rows))
+    keys = {"block": [i for i, _ in rows], "lineup": [u for _, u in rows]}
+    return pd.DataFrame({**keys, "walls": base}), pd.DataFrame({**keys, "walls": base + shift})
+
+
+def test_interaction_of_two_lineups_is_the_paired_t_of_the_effects() -> None:
+    a, b = lineup_games([0.1, -1.0], 40, np.random.default_rng(4))
+    names = {"0": "heuristic×4", "1": "cautious×4"}
+    (found,) = correct(interactions("limit9", a, b, [("walls", "walls", "", 1.0)], names))
+    d = (b["walls"] - a["walls"]).groupby([a["block"], a["lineup"]]).mean().unstack()
+    t = sps.ttest_rel(d["1"], d["0"])
+    assert found.test.p == pytest.approx(float(t.pvalue), rel=1e-9)
+    first = sps.ttest_1samp(d["0"], 0.0)
+    assert found.effects[0].p == pytest.approx(float(first.pvalue), rel=1e-9)
+    assert found.effects[1].versus_first_p == pytest.approx(float(t.pvalue), rel=1e-9)
+    assert found.significant
+    assert found.verdict().startswith("limit9: the effect on walls depends on the line-up")
+    assert "with cautious×4" in found.verdict()
+
+
+def test_three_lineups_without_interaction_say_so() -> None:
+    a, b = lineup_games([0.5, 0.5, 0.5], 60, np.random.default_rng(8))
+    names = {"0": "a", "1": "b", "2": "c"}
+    (found,) = correct(interactions("v", a, b, [("walls", "walls", "", 1.0)], names))
+    assert (found.test.df1, found.test.df2) == (2, 58)
+    assert "does not detectably depend" in found.verdict()
+
+
+def test_lineup_names_are_short() -> None:
+    assert lineup_name(["heuristic:weights=bundled"] * 4) == "heuristic×4"
+    assert lineup_name(["mcts", "heuristic", "heuristic", "random"]) == "mcts, heuristic×2, random"
