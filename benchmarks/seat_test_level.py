@@ -12,8 +12,9 @@ run at level ``--alpha``:
 
 - the χ² goodness of fit of wins by seat over the finished **games** (the test the report
   printed before the seed became the unit: ``stats.seat_balance``);
-- Hotelling's T² on the per-seed win shares (``seedunit.seat_balance_by_seed``: the seed
-  as the unit), and its Wald χ² form.
+- Hotelling's T² on the per-seed win shares (``seedunit.equal_means_test`` on
+  ``seedunit.seat_shares``, as ``seat_balance_by_seed`` runs it: the seed as the unit), and
+  its Wald χ² form.
 
 A test that holds its level rejects in about alpha of the repetitions (within the Monte
 Carlo error printed beside it); the χ² over games, which counts each seed's rotations as
@@ -31,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim.seedunit import seat_balance_by_seed
+from ckdsl.sim.seedunit import equal_means_test, seat_shares
 from ckdsl.sim.stats import seat_balance
 from ckdsl.sim.store import read_results
 
@@ -41,7 +42,7 @@ def relabelled(
 ) -> np.ndarray:
     """The winners' seats after one random permutation of the seats per seed (-1 stays)."""
     perms = rng.permuted(np.tile(np.arange(seats), (seeds, 1)), axis=1)
-    out = winners.copy()
+    out = np.asarray(winners.copy())
     won = winners >= 0
     out[won] = perms[inverse[won], winners[won]]
     return out
@@ -76,12 +77,12 @@ def main(argv: list[str] | None = None) -> int:
         w = relabelled(winners, inverse, ids.size, seats, rng)
         wins = [int((w == s).sum()) for s in range(seats)]
         naive = seat_balance(wins, int(finished.sum())).p
-        test = seat_balance_by_seed(table_of(w, blocks, seats), seats).test
+        test = equal_means_test(seat_shares(table_of(w, blocks, seats), seats)[1])
         rejected["chi2 over games"] += naive is not None and naive < args.alpha
         rejected["Hotelling F by seed"] += test.p is not None and test.p < args.alpha
         rejected["Wald chi2 by seed"] += test.p_wald is not None and test.p_wald < args.alpha
     observed = table_of(winners, blocks, seats)
-    real = seat_balance_by_seed(observed, seats).test
+    real = equal_means_test(seat_shares(observed, seats)[1])
     wins = [int((winners == s).sum()) for s in range(seats)]
     print(
         f"{args.folder}: {len(frame)} games, {ids.size} seeds ({per_seed:g} games per seed), "

@@ -11,6 +11,7 @@ import pytest
 from scipy import stats as sps  # type: ignore[import-untyped, unused-ignore]
 from statsmodels.stats import multivariate  # type: ignore[import-untyped, unused-ignore]
 
+from ckdsl.sim.figures import turn_edges
 from ckdsl.sim.planning import equivalence, minimum_detectable_effect, seeds_needed
 from ckdsl.sim.seedunit import (
     equal_means_test,
@@ -149,3 +150,15 @@ def test_three_lineups_without_interaction_say_so() -> None:
 def test_lineup_names_are_short() -> None:
     assert lineup_name(["heuristic:weights=bundled"] * 4) == "heuristic×4"
     assert lineup_name(["mcts", "heuristic", "heuristic", "random"]) == "mcts, heuristic×2, random"
+
+
+def test_turn_bins_hold_whole_turns() -> None:
+    turns = np.random.default_rng(1).integers(31, 175, size=800)
+    edges = turn_edges(turns)
+    assert edges is not None
+    widths = np.diff(edges)
+    assert np.all(widths == widths[0]) and widths[0] == round(widths[0]) >= 1
+    assert edges[0] == turns.min() - 0.5 and edges[-1] >= turns.max() + 0.5
+    assert len(widths) <= 40
+    assert turn_edges([np.nan]) is None
+    assert turn_edges([100.0, 100.0]).tolist() == [99.5, 100.5]
