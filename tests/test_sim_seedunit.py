@@ -10,10 +10,14 @@ import pandas as pd
 import pytest
 from scipy import stats as sps  # type: ignore[import-untyped, unused-ignore]
 from statsmodels.stats import multivariate  # type: ignore[import-untyped, unused-ignore]
+from statsmodels.stats.proportion import (  # type: ignore[import-untyped, unused-ignore]
+    proportion_confint,
+)
 
 from ckdsl.sim.figures import turn_edges
 from ckdsl.sim.planning import equivalence, minimum_detectable_effect, seeds_needed
 from ckdsl.sim.seedunit import (
+    clustered_wilson,
     equal_means_test,
     seat_balance_by_seed,
     seat_change,
@@ -61,18 +65,29 @@ def test_shares_are_per_seed_and_count_unfinished_games() -> None:
     assert shares.tolist() == [[0.5, 0.25, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
 
 
-def test_per_seat_interval_is_t_over_seeds_and_wider_when_seeds_repeat_a_winner() -> None:
+def test_per_seat_interval_counts_copies_of_a_game_once() -> None:
     rng = np.random.default_rng(7)
     # Each seed's four rotations are won by the same seat: four copies of one game.
     winners = [[int(w)] * 4 for w in rng.integers(0, 4, size=60)]
     result = seat_balance_by_seed(games(winners), 4)
-    share = np.asarray([[float(w[0] == s) for s in range(4)] for w in winners])
     for s in range(4):
-        ci = sps.ttest_1samp(share[:, s], 0.0).confidence_interval(0.95)
-        assert (result.rates[s].low, result.rates[s].high) == pytest.approx((ci.low, ci.high))
-        # Identical copies: the design effect is the cluster size, 4 (times 60/59 for ddof).
+        wins = sum(w[0] == s for w in winners)
+        # The design effect is the cluster size, 4 (times 60/59: the seeds' ddof), so the
+        # interval is Wilson's over 240 / (4 · 60/59) = 59 games (statsmodels' Wilson).
         assert result.design_effects[s] == pytest.approx(4 * 60 / 59)
+        low, high = proportion_confint(wins / 60 * 59, 59, method="wilson")
+        assert (result.rates[s].low, result.rates[s].high) == pytest.approx((low, high))
+        assert result.rates[s].estimate == pytest.approx(wins / 60)
     assert result.games_per_seed == 4
+
+
+def test_clustered_wilson_is_wilson_without_clusters_and_when_nobody_wins() -> None:
+    interval, deff = clustered_wilson([1, 0, 0, 1, 1], [1] * 5, [0, 1, 2, 3, 4])
+    assert (interval.low, interval.high) == pytest.approx(proportion_confint(3, 5, method="wilson"))
+    assert deff == 1.0
+    none, undefined = clustered_wilson([0] * 8, [1] * 8, [0, 0, 1, 1, 2, 2, 3, 3])
+    assert undefined is None
+    assert (none.low, none.high) == pytest.approx(proportion_confint(0, 4, method="wilson"))
 
 
 def test_seat_change_is_the_test_of_the_paired_share_changes() -> None:

@@ -16,8 +16,14 @@ every seat statistic here is computed on **per-seed results**:
   distribution in place of χ²: F = (n − r) / ((n − 1) r) · T² on (r, n − r) degrees of
   freedom, r the rank of the contrasts' covariance (k − 1 unless a seat never varies). The
   Wald χ² (T² on r degrees of freedom) is reported beside it; the two agree for many seeds;
-- **per-seat intervals**: the t interval of the mean per-seed share (clustered by seed), with
-  the design effect against a binomial count of games;
+- **per-seat intervals** (and every proportion over clustered games: a bot's wins over the
+  seats it held, the finished share): Wilson's interval on the *effective* number of games,
+  n / deff, where deff is Kish's design effect of the seed clustering: the variance of the
+  ratio estimator over seeds (Cochran 1977, *Sampling Techniques*, §6.11) over the binomial
+  variance (Kish 1965, *Survey Sampling*, §8.2; the effective-sample-size Wilson interval
+  of Korn & Graubard 1998, Survey Methodology 24:193, with Wilson's score in place of
+  Clopper–Pearson). deff is never taken below 1, and where the binomial variance is 0 (no
+  win, or every game won) the games of a seed count as one;
 - **does the variant change seat balance?** The same test on the paired per-seed changes
   ``Y_B[i] − Y_A[i]`` (the seat × variant interaction, paired on seeds): one omnibus test in
   place of k collinear per-seat tests.
@@ -37,11 +43,12 @@ import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 from scipy import stats as sps  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim.stats import Interval, json_float, mean_interval
+from ckdsl.sim.stats import Interval, json_float, wilson
 
 __all__ = [
     "SeatBalance",
     "SeatTest",
+    "clustered_wilson",
     "equal_means_test",
     "seat_balance_by_seed",
     "seat_change",
@@ -130,12 +137,53 @@ def seat_shares(table: pd.DataFrame, seats: int) -> tuple[npt.NDArray[np.int64],
     return ids.astype(np.int64), shares
 
 
+CLUSTERED = "wilson, effective n (seed design effect)"
+
+
+def clustered_wilson(
+    successes: npt.ArrayLike, trials: npt.ArrayLike, blocks: npt.ArrayLike, level: float = 0.95
+) -> tuple[Interval, float | None]:
+    """Σ successes / Σ trials over games clustered in seeds (``blocks``), with Wilson's
+    interval on the effective number of trials; and the design effect (None when it is
+    undefined). With one game per seed it is Wilson's interval over the games."""
+    s = np.asarray(successes, dtype=np.float64)
+    t = np.asarray(trials, dtype=np.float64)
+    _, inverse = np.unique(np.asarray(blocks), return_inverse=True)
+    seeds = int(inverse.max()) + 1 if inverse.size else 0
+    total = float(t.sum())
+    if seeds == 0 or total <= 0:
+        return wilson(0, 0, level), None
+    if seeds == s.size:
+        return wilson(round(float(s.sum())), round(total), level), 1.0
+    p = float(s.sum()) / total
+    per_seed_s = np.bincount(inverse, weights=s, minlength=seeds)
+    per_seed_t = np.bincount(inverse, weights=t, minlength=seeds)
+    binomial = p * (1 - p) / total
+    clustered = (
+        seeds / (seeds - 1) * float(((per_seed_s - p * per_seed_t) ** 2).sum()) / total**2
+        if seeds > 1
+        else 0.0
+    )
+    deff = clustered / binomial if binomial > 0 else None
+    effective = total / max(deff, 1.0) if deff is not None else float(seeds)
+    return _wilson_fraction(p, effective, level), deff
+
+
+def _wilson_fraction(p: float, n: float, level: float) -> Interval:
+    """Wilson's score interval for a proportion ``p`` of ``n`` (not necessarily whole)
+    trials (Wilson 1927, JASA 22:209)."""
+    z = float(sps.norm.ppf(0.5 + level / 2))
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * float(np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)))
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), CLUSTERED, level)
+
+
 @dataclass(frozen=True)
 class SeatBalance:
     """One rule set's seat statistics with the seed as the unit."""
 
     test: SeatTest
-    rates: tuple[Interval, ...]  # per seat: mean per-seed share, t interval over seeds
+    rates: tuple[Interval, ...]  # per seat: wins over games, Wilson on the effective n
     design_effects: tuple[float | None, ...]  # per seat: var(seed-clustered) / var(binomial)
     games_per_seed: float
 
@@ -152,15 +200,15 @@ def seat_balance_by_seed(table: pd.DataFrame, seats: int, level: float = 0.95) -
     """Seat balance and per-seat win rates over seeds (see the module's docstring)."""
     _, shares = seat_shares(table, seats)
     n_games = len(table)
+    blocks = table["block"].to_numpy()
+    ones = np.ones(n_games)
     rates = []
     deffs: list[float | None] = []
     for s in range(seats):
-        column = shares[:, s]
-        rates.append(mean_interval(column, level).interval)
-        p = float(table[f"win_seat_{s + 1}"].mean()) if n_games else 0.0
-        binomial = p * (1 - p) / n_games if n_games else 0.0
-        clustered = float(np.var(column, ddof=1)) / column.size if column.size > 1 else 0.0
-        deffs.append(clustered / binomial if binomial > 0 else None)
+        wins = table[f"win_seat_{s + 1}"].to_numpy(dtype=np.float64)
+        interval, deff = clustered_wilson(wins, ones, blocks, level)
+        rates.append(interval)
+        deffs.append(deff)
     return SeatBalance(
         equal_means_test(shares),
         tuple(rates),
