@@ -1,7 +1,11 @@
 """One rule set's summary: each metric's estimate with its interval, win rates by seat and bot.
 
-Proportions get Wilson intervals over games; means get t (or bootstrap) intervals over
-seeds, the games of a seed averaged first (they share the board and the dice).
+The seed is the unit: means get t (or bootstrap) intervals over seeds, the games of a seed
+averaged first (they share the board and the dice); proportions (a seat's or a bot's wins,
+the finished share) get Wilson intervals over games, on the effective number of games when
+a seed has several (``seedunit.clustered_wilson``); seat balance is Hotelling's test on
+the per-seed win shares (``seedunit.seat_balance_by_seed``), the χ² over games kept beside
+it for reference.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from ckdsl.sim.compare.specs import (
     metric_specs,
 )
 from ckdsl.sim.compare.tables import _require, _sorted, game_table
+from ckdsl.sim.figures import turn_edges
+from ckdsl.sim.seedunit import SeatTest, clustered_wilson, seat_balance_by_seed
 from ckdsl.sim.stats import (
     ChiSquare,
     Interval,
@@ -154,7 +160,7 @@ class RuleSetSummary:
     seats: int
     win_by_seat: tuple[SeatWin, ...]
     win_by_bot: tuple[BotWin, ...]
-    seat_balance: ChiSquare
+    seat_balance: ChiSquare  # χ² over finished games: valid with one game per seed only
     balance: float | None
     metrics: tuple[MetricSummary, ...]
     trajectory: Trajectory | None
@@ -162,6 +168,13 @@ class RuleSetSummary:
     turns_quantiles: tuple[float, ...]
     store: StoreFacts = field(default_factory=dict)
     seconds: float | None = None
+    seat_test: SeatTest | None = None  # by seed (Hotelling); None with one game per seed
+    seat_design_effects: tuple[float | None, ...] = ()
+
+    @property
+    def seat_p(self) -> float | None:
+        """The p-value of the seat-balance test that treats the seed as the unit."""
+        return self.seat_test.p if self.seat_test is not None else self.seat_balance.p
 
     def metric(self, name: str) -> MetricSummary | None:
         for m in self.metrics:
@@ -187,6 +200,8 @@ class RuleSetSummary:
             "win_by_seat": [w.to_json() for w in self.win_by_seat],
             "win_by_bot": [w.to_json() for w in self.win_by_bot],
             "seat_balance": self.seat_balance.to_json(),
+            "seat_balance_by_seed": self.seat_test.to_json() if self.seat_test else None,
+            "seat_design_effects": [_f(d) for d in self.seat_design_effects],
             "balance": _f(self.balance),
             "metrics": [m.to_json() for m in self.metrics],
             "trajectory": self.trajectory.to_json() if self.trajectory else None,
@@ -240,7 +255,7 @@ def _summarize_metric(
     values, blocks = _values(table, spec.name)
     n = int(values.size)
     if spec.kind == "proportion":
-        interval = stats.wilson(round(float(values.sum())), n, level)
+        interval, _ = clustered_wilson(values, np.ones(n), blocks, level)
     else:
         means = stats.block_means(values, blocks)
         interval = stats.mean_interval(means, level, method, seed).interval
@@ -289,11 +304,6 @@ def _trajectory(frame: pd.DataFrame) -> Trajectory | None:
     )
 
 
-MAX_BINS = 40
-"""The most bins of the game-length histogram (a spike at the turn limit would otherwise
-make numpy's automatic rule choose hundreds)."""
-
-
 def _histogram(
     turns: npt.NDArray[np.float64], edges: npt.NDArray[np.float64] | None = None
 ) -> tuple[tuple[float, ...], tuple[int, ...]]:
@@ -307,14 +317,9 @@ def _histogram(
 
 
 def _edges(tables: Iterable[pd.DataFrame]) -> npt.NDArray[np.float64] | None:
+    """Bins on whole turns, shared by the rule sets (``figures.turn_edges``)."""
     values = np.concatenate([t["turns"].to_numpy(dtype=np.float64) for t in tables])
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        return None
-    edges: npt.NDArray[np.float64] = np.histogram_bin_edges(values, bins="auto")
-    if edges.size > MAX_BINS + 1:
-        edges = np.histogram_bin_edges(values, bins=MAX_BINS)
-    return edges
+    return turn_edges(values)
 
 
 def summarize_ruleset(
@@ -350,12 +355,13 @@ def _summary(
     finished = int(table["finished"].sum())
     seats = context.seats
     wins = [int(table[f"win_seat_{s + 1}"].sum()) for s in range(seats)]
-    win_by_seat = tuple(
-        SeatWin(s + 1, wins[s], games, stats.wilson(wins[s], games, level)) for s in range(seats)
-    )
+    by_seed = seat_balance_by_seed(table, seats, level)
+    clustered = by_seed.games_per_seed > 1
+    win_by_seat = tuple(SeatWin(s + 1, wins[s], games, by_seed.rates[s]) for s in range(seats))
     # Bots: wins over seats held, from the raw lineups.
     held: dict[str, int] = {}
     won: dict[str, int] = {}
+    played: list[tuple[tuple[str, ...], int]] = []  # each game's line-up and winning seat
     versions: dict[str, str] = {}
     lineups: set[tuple[str, ...]] = set()
     if "bots" in frame.columns:
@@ -372,14 +378,17 @@ def _summary(
                 won[bot] = won.get(bot, 0) + (1 if s == w else 0)
                 if s < len(vers):
                     versions.setdefault(bot, vers[s])
+            played.append((lineup, w))
+    blocks = table["block"].to_numpy()
+
+    def bot_rate(bot: str) -> Interval:
+        """The bot's wins over the seats it held, clustered by seed."""
+        wins = [float(0 <= w < len(lineup) and lineup[w] == bot) for lineup, w in played]
+        seats_held = [float(lineup.count(bot)) for lineup, _ in played]
+        return clustered_wilson(wins, seats_held, blocks, level)[0]
+
     win_by_bot = tuple(
-        BotWin(
-            bot,
-            versions.get(bot, ""),
-            won[bot],
-            held[bot],
-            stats.wilson(won[bot], held[bot], level),
-        )
+        BotWin(bot, versions.get(bot, ""), won[bot], held[bot], bot_rate(bot))
         for bot in sorted(held)
     )
     rates = [w / games for w in wins]
@@ -408,6 +417,8 @@ def _summary(
         win_by_seat=win_by_seat,
         win_by_bot=win_by_bot,
         seat_balance=stats.seat_balance(wins, finished),
+        seat_test=by_seed.test if clustered else None,
+        seat_design_effects=by_seed.design_effects if clustered else (),
         balance=balance,
         metrics=metrics,
         trajectory=_trajectory(frame),
