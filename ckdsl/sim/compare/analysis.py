@@ -243,7 +243,8 @@ def compare(
     text as each step starts. ``headline``: the confirmatory family (metric names or
     patterns, default ``specs.HEADLINE``). ``margins``: metric → the smallest difference of
     interest, in the metric's own units (0.03 for 3 points of a rate): a TOST equivalence
-    verdict for each. ``power``: of the minimum detectable effects."""
+    verdict for each; the key ``"*pp"``: every metric in percentage points. ``power``: of
+    the minimum detectable effects."""
     if base not in frames:
         raise CompareError(f"no results for the base '{base}'")
     if len(frames) < 2:
@@ -260,7 +261,11 @@ def compare(
         if headline is None
         else choose_headline(metric_specs(context), headline)
     )
-    margin_of = {metric_name(k): float(v) for k, v in (margins or {}).items()}
+    margin_of = {
+        s.name: float(v) for k, v in (margins or {}).items() if k == "*pp" for s in specs
+        if s.unit == "pp"
+    }  # fmt: skip
+    margin_of |= {metric_name(k): float(v) for k, v in (margins or {}).items() if k != "*pp"}
     unknown = sorted(set(margin_of) - {s.name for s in specs})
     if unknown:
         raise CompareError(f"--margin names no metric of the report: {', '.join(unknown)}")
