@@ -17,6 +17,8 @@ COMMANDS = {
     "serve": "serve",
     "simulate": "simulate",
     "compare": "compare",
+    "report": "stored",
+    "plan": "stored",
     "tournament": "tournament",
 }
 """Each command of this package by name, with the module that defines it (a module exports

@@ -43,6 +43,42 @@ MAX_GAMES_FACTOR = 10
 """Without --max-games, --until-significant plays at most this many times --games seeds."""
 
 
+headline_option = click.option(
+    "--headline",
+    default=None,
+    metavar="METRIC,...",
+    help="The confirmatory family, corrected with Holm (the rest is exploratory, "
+    "Benjamini–Hochberg): metric names or patterns, e.g. 'seat_balance,turns' or "
+    "'win_seat_*'. Default: seat_balance (the variant × seat test), finished, turns, "
+    "score_margin, lead_changes, decisive_fraction.",
+)
+margin_option = click.option(
+    "--margin",
+    "margins",
+    multiple=True,
+    metavar="[METRIC=]DELTA",
+    help="The smallest difference of interest, in the metric's units (0.03: 3 points of a "
+    "rate; turns=2): an equivalence verdict (TOST) for that metric; a bare DELTA applies "
+    "to every rate (pp) metric. Repeatable.",
+)
+power_option = click.option(
+    "--power",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.8,
+    show_default=True,
+    help="The power of the minimum detectable effects (MDE) the report gives.",
+)
+table_option = click.option(
+    "--table",
+    "table_format",
+    type=click.Choice(["text", "csv", "latex"]),
+    default="text",
+    show_default=True,
+    help="How to print the differences: the terminal table, or every difference of every "
+    "variant as CSV or a LaTeX table (booktabs) for a paper.",
+)
+
+
 def _fail(where: str | Path, message: str) -> CkdslError:
     return CkdslError([Diagnostic(str(where), 0, 0, message)])
 
@@ -168,40 +204,10 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     help=f"With --until-significant: the most seeds to play (default {MAX_GAMES_FACTOR} "
     "times --games).",
 )
-@click.option(
-    "--headline",
-    default=None,
-    metavar="METRIC,...",
-    help="The confirmatory family, corrected with Holm (the rest is exploratory, "
-    "Benjamini–Hochberg): metric names or patterns, e.g. 'seat_balance,turns' or "
-    "'win_seat_*'. Default: seat_balance (the variant × seat test), finished, turns, "
-    "score_margin, lead_changes, decisive_fraction.",
-)
-@click.option(
-    "--margin",
-    "margins",
-    multiple=True,
-    metavar="[METRIC=]DELTA",
-    help="The smallest difference of interest, in the metric's units (0.03: 3 points of a "
-    "rate; turns=2): an equivalence verdict (TOST) for that metric; a bare DELTA applies "
-    "to every rate (pp) metric. Repeatable.",
-)
-@click.option(
-    "--power",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.8,
-    show_default=True,
-    help="The power of the minimum detectable effects (MDE) the report gives.",
-)
-@click.option(
-    "--table",
-    "table_format",
-    type=click.Choice(["text", "csv", "latex"]),
-    default="text",
-    show_default=True,
-    help="How to print the differences: the terminal table, or every difference of every "
-    "variant as CSV or a LaTeX table (booktabs) for a paper.",
-)
+@headline_option
+@margin_option
+@power_option
+@table_option
 @quiet_option
 @json_option
 def compare_command(
@@ -276,7 +282,7 @@ def compare_command(
     for name, value in (("--metric", metric != "seat1"), ("--h0", h0), ("--h1", h1)):
         if value and not until_significant:
             raise click.UsageError(f"{name} needs --until-significant")
-    _check_writable(report_path, plots_dir, out)
+    check_writable(report_path, plots_dir, out)
     lineup_set = tuple(tuple(spec.full() for spec in team) for team in teams)
     lineup = lineup_set[0]
     plans = _plans([base, *variants], lineup_set, games, seed, rotate_seats, map_name, layout)
@@ -386,7 +392,7 @@ def _plans(
     return plans
 
 
-def _check_writable(report: Path | None, plots: Path | None, out: Path | None) -> None:
+def check_writable(report: Path | None, plots: Path | None, out: Path | None) -> None:
     """Refuse, before playing a game, outputs that cannot be written."""
     if report is not None:
         parent = report.parent if str(report.parent) else Path(".")
@@ -558,6 +564,28 @@ def _emit(
     out: Path | None,
     table_format: str = "text",
 ) -> None:
+    played = sum(r.played for r in results)
+    run_facts: dict[str, str | int] = {
+        "command": " ".join(command),
+        "wall time": f"{wall:.1f} s",
+        "games played in this run": played,
+    }
+    emit(report, as_json, table_format, report_path, plots_dir, quiet, run_facts)
+    if not quiet:
+        where = f"; results in {out}" if out is not None else ""
+        click.echo(f"{played} games played in {wall:.1f} s{where}", err=True)
+
+
+def emit(
+    report: ComparisonReport,
+    as_json: bool,
+    table_format: str,
+    report_path: Path | None,
+    plots_dir: Path | None,
+    quiet: bool,
+    run_facts: Mapping[str, str | int],
+) -> None:
+    """The report on stdout (text, JSON, CSV or LaTeX), as HTML and as plots."""
     from ckdsl.sim.report import print_report, write_html, write_plots
 
     if as_json:
@@ -568,12 +596,6 @@ def _emit(
         click.echo(differences_table(report, table_format), nl=False)
     else:
         print_report(report)
-    played = sum(r.played for r in results)
-    run_facts: dict[str, str | int] = {
-        "command": " ".join(command),
-        "wall time": f"{wall:.1f} s",
-        "games played in this run": played,
-    }
     if report_path is not None:
         try:
             write_html(report, report_path, run=run_facts)
@@ -588,9 +610,6 @@ def _emit(
             raise _fail(plots_dir, f"cannot write the plots: {exc.strerror}") from None
         if not quiet:
             click.echo(f"wrote {len(written)} files to {plots_dir}", err=True)
-    if not quiet:
-        where = f"; results in {out}" if out is not None else ""
-        click.echo(f"{played} games played in {wall:.1f} s{where}", err=True)
 
 
 def _command_line(

@@ -333,7 +333,7 @@ def _context(frames: Sequence[pd.DataFrame]) -> _Context:
 
 
 SEAT_BALANCE = MetricSpec(
-    "seat_balance", "seat balance (variant × seat)", "mean", "outcome", "", 1.0, True
+    "seat_balance", "seat balance (variant × seat)", "mean", "outcome", "pp", 100.0, True
 )
 """The row of the variant × seat test: does the variant change how the seats' win shares
 differ? (``seedunit.seat_change``). Its A and B are each rule set's largest gap between two
