@@ -45,7 +45,8 @@ _LEVEL = click.FloatRange(0, 1, min_open=True, max_open=True)
 @click.option("--level", type=_LEVEL, default=0.95, show_default=True,
               help="Confidence level of the intervals.")  # fmt: skip
 @click.option("--bootstrap", is_flag=True, help="Bootstrap (BCa over seeds) intervals for means.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The bootstrap's seed.")
+@click.option("--seed", type=int, default=None,
+              help="The bootstrap's seed (default: the master seed, as compare used).")  # fmt: skip
 @headline_option
 @margin_option
 @power_option
@@ -59,7 +60,7 @@ def report_command(
     plots_dir: Path | None,
     level: float,
     bootstrap: bool,
-    seed: int,
+    seed: int | None,
     headline: str | None,
     margins: tuple[str, ...],
     power: float,
@@ -93,7 +94,7 @@ def report_command(
         stored.frames,
         base=stored.base,
         level=level,
-        seed=seed,
+        seed=seed if seed is not None else int(stored.stores[stored.base]["master_seed"] or 0),
         method="bootstrap" if bootstrap else "t",
         stopping=stopping,
         stores=stored.stores,
