@@ -12,8 +12,8 @@ run at level ``--alpha``:
 
 - the χ² goodness of fit of wins by seat over the finished **games** (the test the report
   printed before the seed became the unit: ``stats.seat_balance``);
-- Hotelling's T² on the per-seed win shares (``seedunit.equal_means_test`` on
-  ``seedunit.seat_shares``, as ``seat_balance_by_seed`` runs it: the seed as the unit), and
+- Hotelling's T² on the per-seed win shares (``seeds.equal_means_test`` on
+  ``seeds.seat_shares``, as ``seat_balance_by_seed`` runs it: the seed as the unit), and
   its Wald χ² form.
 
 A test that holds its level rejects in about alpha of the repetitions (within the Monte
@@ -32,8 +32,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim.seedunit import equal_means_test, seat_shares
-from ckdsl.sim.stats import seat_balance
+from ckdsl.sim.stats.balance import seat_balance
+from ckdsl.sim.stats.seeds import equal_means_test, seat_shares
 from ckdsl.sim.store import read_results
 
 

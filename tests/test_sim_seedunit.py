@@ -14,16 +14,16 @@ from statsmodels.stats.proportion import (  # type: ignore[import-untyped, unuse
     proportion_confint,
 )
 
-from ckdsl.sim.figures import turn_edges
-from ckdsl.sim.planning import equivalence, minimum_detectable_effect, seeds_needed
-from ckdsl.sim.seedunit import (
+from ckdsl.sim.compare.summaries import turn_edges
+from ckdsl.sim.sensitivity import correct, interactions, lineup_name
+from ckdsl.sim.stats.planning import equivalence, minimum_detectable_effect, seeds_needed
+from ckdsl.sim.stats.seeds import (
     clustered_wilson,
     equal_means_test,
     seat_balance_by_seed,
     seat_change,
     seat_shares,
 )
-from ckdsl.sim.sensitivity import correct, interactions, lineup_name
 
 
 def games(winners: list[list[int]]) -> pd.DataFrame:

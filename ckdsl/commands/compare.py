@@ -586,12 +586,14 @@ def emit(
     run_facts: Mapping[str, str | int],
 ) -> None:
     """The report on stdout (text, JSON, CSV or LaTeX), as HTML and as plots."""
-    from ckdsl.sim.report import print_report, write_html, write_plots
+    from ckdsl.sim.report.page import write_html
+    from ckdsl.sim.report.plots import write_plots
+    from ckdsl.sim.report.terminal import print_report
 
     if as_json:
         click.echo(report.dumps())
     elif table_format != "text":
-        from ckdsl.sim.export import differences_table
+        from ckdsl.sim.report.export import differences_table
 
         click.echo(differences_table(report, table_format), nl=False)
     else:

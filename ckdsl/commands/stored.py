@@ -154,7 +154,7 @@ def plan_command(
     from ckdsl.sim import require_extra
     from ckdsl.sim.compare.analysis import compare
     from ckdsl.sim.compare.specs import metric_name
-    from ckdsl.sim.planning import minimum_detectable_effect, seeds_needed
+    from ckdsl.sim.stats.planning import minimum_detectable_effect, seeds_needed
     from ckdsl.sim.stored import load
 
     require_extra()

@@ -8,7 +8,7 @@ line-up, and for each headline metric this module reports:
   interval over the seeds of the per-seed differences (the seed's rotations averaged);
 - the **interaction**, paired on seeds: whether those effects differ between line-ups.
   Each seed gives one difference per line-up (same board, same dice); Hotelling's T² tests
-  that their means are equal (``seedunit.equal_means_test``; for two line-ups it is the
+  that their means are equal (``seeds.equal_means_test``; for two line-ups it is the
   paired t-test of the difference of differences), and each line-up's effect minus the
   first line-up's gets a paired t interval;
 - a plain verdict: "the effect on walls depends on the line-up (…): +0.07 with A, −1.00
@@ -25,8 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim.seedunit import SeatTest, equal_means_test
-from ckdsl.sim.stats import Interval, holm, json_float, mean_interval
+from ckdsl.sim.stats.means import mean_interval
+from ckdsl.sim.stats.multiplicity import holm
+from ckdsl.sim.stats.results import Interval, json_float
+from ckdsl.sim.stats.seeds import SeatTest, equal_means_test
 
 __all__ = ["Interaction", "LineupEffect", "correct", "interactions", "lineup_name"]
 

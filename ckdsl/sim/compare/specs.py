@@ -20,9 +20,7 @@ import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue
-from ckdsl.sim.stats import (
-    json_float,
-)
+from ckdsl.sim.stats.results import json_float
 
 __all__ = [
     "HEADLINE",
@@ -336,7 +334,7 @@ SEAT_BALANCE = MetricSpec(
     "seat_balance", "seat balance (variant × seat)", "mean", "outcome", "pp", 100.0, True
 )
 """The row of the variant × seat test: does the variant change how the seats' win shares
-differ? (``seedunit.seat_change``). Its A and B are each rule set's largest gap between two
+differ? (``seeds.seat_change``). Its A and B are each rule set's largest gap between two
 seats' win rates; it has no column of its own."""
 
 

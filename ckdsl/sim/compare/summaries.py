@@ -3,14 +3,15 @@
 The seed is the unit: means get t (or bootstrap) intervals over seeds, the games of a seed
 averaged first (they share the board and the dice); proportions (a seat's or a bot's wins,
 the finished share) get Wilson intervals over games, on the effective number of games when
-a seed has several (``seedunit.clustered_wilson``); seat balance is Hotelling's test on
-the per-seed win shares (``seedunit.seat_balance_by_seed``), the χ² over games kept beside
+a seed has several (``seeds.clustered_wilson``); seat balance is Hotelling's test on
+the per-seed win shares (``seeds.seat_balance_by_seed``), the χ² over games kept beside
 it for reference.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -19,7 +20,6 @@ import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue
-from ckdsl.sim import stats
 from ckdsl.sim.compare.specs import (
     MetricSpec,
     StoreFacts,
@@ -31,13 +31,10 @@ from ckdsl.sim.compare.specs import (
     metric_specs,
 )
 from ckdsl.sim.compare.tables import _require, _sorted, game_table
-from ckdsl.sim.figures import turn_edges
-from ckdsl.sim.seedunit import SeatTest, clustered_wilson, seat_balance_by_seed
-from ckdsl.sim.stats import (
-    ChiSquare,
-    Interval,
-    MeanMethod,
-)
+from ckdsl.sim.stats.balance import ChiSquare, seat_balance
+from ckdsl.sim.stats.means import block_means, mean_interval
+from ckdsl.sim.stats.results import Interval, MeanMethod
+from ckdsl.sim.stats.seeds import SeatTest, clustered_wilson, seat_balance_by_seed
 
 __all__ = [
     "BotWin",
@@ -257,8 +254,8 @@ def _summarize_metric(
     if spec.kind == "proportion":
         interval, _ = clustered_wilson(values, np.ones(n), blocks, level)
     else:
-        means = stats.block_means(values, blocks)
-        interval = stats.mean_interval(means, level, method, seed).interval
+        means = block_means(values, blocks)
+        interval = mean_interval(means, level, method, seed).interval
     if n == 0:
         return MetricSummary(spec, 0, interval, None, None, None, None, None, None)
     q1, median, q3 = (float(q) for q in np.quantile(values, [0.25, 0.5, 0.75]))
@@ -304,6 +301,29 @@ def _trajectory(frame: pd.DataFrame) -> Trajectory | None:
     )
 
 
+MAX_BINS = 40
+"""The most bins of a game-length histogram (a spike at the turn limit would otherwise make
+numpy's automatic rule choose hundreds)."""
+
+
+def turn_edges(values: npt.ArrayLike, max_bins: int = MAX_BINS) -> npt.NDArray[np.float64] | None:
+    """Edges on half-turns, each bin a whole number of turns wide: numpy's automatic
+    (Freedman–Diaconis / Sturges) width rounded up to a whole turn, widened until at most
+    ``max_bins`` bins. None without a finite value."""
+    data = np.asarray(values, dtype=np.float64)
+    data = data[np.isfinite(data)]
+    if data.size == 0:
+        return None
+    low, high = math.floor(float(data.min())), math.ceil(float(data.max()))
+    auto = np.histogram_bin_edges(data, bins="auto")
+    width = max(1, math.ceil(float(auto[1] - auto[0])) if auto.size > 1 else 1)
+    span = high - low + 1
+    width = max(width, math.ceil(span / max_bins))
+    bins = math.ceil(span / width)
+    edges: npt.NDArray[np.float64] = low - 0.5 + width * np.arange(bins + 1, dtype=np.float64)
+    return edges
+
+
 def _histogram(
     turns: npt.NDArray[np.float64], edges: npt.NDArray[np.float64] | None = None
 ) -> tuple[tuple[float, ...], tuple[int, ...]]:
@@ -317,7 +337,7 @@ def _histogram(
 
 
 def _edges(tables: Iterable[pd.DataFrame]) -> npt.NDArray[np.float64] | None:
-    """Bins on whole turns, shared by the rule sets (``figures.turn_edges``)."""
+    """Bins on whole turns, shared by the rule sets (:func:`turn_edges`)."""
     values = np.concatenate([t["turns"].to_numpy(dtype=np.float64) for t in tables])
     return turn_edges(values)
 
@@ -416,7 +436,7 @@ def _summary(
         seats=seats,
         win_by_seat=win_by_seat,
         win_by_bot=win_by_bot,
-        seat_balance=stats.seat_balance(wins, finished),
+        seat_balance=seat_balance(wins, finished),
         seat_test=by_seed.test if clustered else None,
         seat_design_effects=by_seed.design_effects if clustered else (),
         balance=balance,

@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from ckdsl.sim.compare.analysis import ComparisonReport
 from ckdsl.sim.compare.summaries import RuleSetSummary
-from ckdsl.sim.figures import ForestRow
+from ckdsl.sim.report.figures import ForestRow
 
 __all__ = [
     "UNIT_LINE",

@@ -35,7 +35,7 @@ from statsmodels.stats.weightstats import (  # type: ignore[import-untyped, unus
     ttost_paired,
 )
 
-from ckdsl.sim.stats import Interval, json_float
+from ckdsl.sim.stats.results import Interval, json_float
 
 __all__ = [
     "Equivalence",

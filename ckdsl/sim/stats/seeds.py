@@ -43,7 +43,8 @@ import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 from scipy import stats as sps  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim.stats import Interval, json_float, wilson
+from ckdsl.sim.stats.proportions import wilson
+from ckdsl.sim.stats.results import Interval, json_float
 
 __all__ = [
     "SeatBalance",

@@ -1,9 +1,6 @@
-"""Figures for a paper: the forest plot of the paired differences, the distribution of the
-per-seed differences, and game-length bins on whole turns.
+"""Figures for a paper: the forest plot of the paired differences and the distribution of the
+per-seed differences.
 
-- :func:`turn_edges`: histogram edges for a count of turns, every bin exactly ``w`` whole
-  turns wide (edges on half-turns). numpy's automatic width (4.31 turns, say) gives bins
-  that alternately hold 4 and 5 possible values, and so false peaks.
 - :func:`forest_plot`: one panel per metric (each in its own unit), one row per variant:
   the paired difference B − A with its interval, a line at 0 and, where a margin of
   equivalence is set, the band (−m, m) in grey.
@@ -23,32 +20,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ckdsl.sim.compare.summaries import MAX_BINS
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["ForestRow", "forest_figure", "seed_difference_figure", "turn_edges"]
-
-MAX_BINS = 40
-"""The most bins of a game-length histogram (a spike at the turn limit would otherwise make
-numpy's automatic rule choose hundreds)."""
-
-
-def turn_edges(values: npt.ArrayLike, max_bins: int = MAX_BINS) -> npt.NDArray[np.float64] | None:
-    """Edges on half-turns, each bin a whole number of turns wide: numpy's automatic
-    (Freedman–Diaconis / Sturges) width rounded up to a whole turn, widened until at most
-    ``max_bins`` bins. None without a finite value."""
-    data = np.asarray(values, dtype=np.float64)
-    data = data[np.isfinite(data)]
-    if data.size == 0:
-        return None
-    low, high = math.floor(float(data.min())), math.ceil(float(data.max()))
-    auto = np.histogram_bin_edges(data, bins="auto")
-    width = max(1, math.ceil(float(auto[1] - auto[0])) if auto.size > 1 else 1)
-    span = high - low + 1
-    width = max(width, math.ceil(span / max_bins))
-    bins = math.ceil(span / width)
-    edges: npt.NDArray[np.float64] = low - 0.5 + width * np.arange(bins + 1, dtype=np.float64)
-    return edges
+__all__ = ["ForestRow", "forest_figure", "seed_difference_figure"]
 
 
 @dataclass(frozen=True)
