@@ -339,7 +339,7 @@ def test_html_is_one_self_contained_file_with_every_plot(
     path = write_html(small_report, tmp_path / "report.html", run={"command": "ckdsl compare"})
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
     text = path.read_text(encoding="utf-8")
-    assert text.count("<img ") == len(PLOTS) == 4
+    assert text.count("<img ") == len(PLOTS) == 6
     assert text.count("src='data:image/png;base64,") == len(PLOTS)
     assert text.count("<figcaption>") == len(PLOTS)
     for banned in ("http://", "https://", "<script", "<link", "@import", "url("):
@@ -355,8 +355,9 @@ def test_plots_are_written_as_png_and_svg(small_report: ComparisonReport, tmp_pa
 
     written = write_plots(small_report, tmp_path / "plots")
     names = sorted(p.name for p in written)
-    assert len(names) == 9 and "captions.txt" in names
-    for stem in ("win_rate_by_seat", "game_length", "vp_trajectories", "barbarians"):
+    assert len(names) == 13 and "captions.txt" in names
+    stems = ("forest", "seed_differences", "win_rate_by_seat", "game_length", "vp_trajectories")
+    for stem in (*stems, "barbarians"):
         assert (tmp_path / "plots" / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
         svg = (tmp_path / "plots" / f"{stem}.svg").read_text(encoding="utf-8")
         assert "<svg" in svg and "<dc:date>" not in svg
@@ -461,8 +462,8 @@ def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     folder = cli_run["folder"]
     assert sorted(p.name for p in (folder / "runs").iterdir()) == ["base", "fifteen_points"]
     html = (folder / "r.html").read_text(encoding="utf-8")
-    assert html.count("<img ") == 4 and "https://" not in html
-    assert len(list((folder / "plots").glob("*.svg"))) == 4
+    assert html.count("<img ") == 6 and "https://" not in html
+    assert len(list((folder / "plots").glob("*.svg"))) == 6
     assert "wrote" in first.stderr
 
 

@@ -54,7 +54,7 @@ class MetricSummary:
     proportion, t or bootstrap over seeds for a mean) and the per-game distribution."""
 
     spec: MetricSpec
-    n: int
+    n: int  # games with a value
     interval: Interval
     sd: float | None
     median: float | None
@@ -62,6 +62,7 @@ class MetricSummary:
     q3: float | None
     low: float | None
     high: float | None
+    seeds: int = 0  # seeds with a value: the unit of the interval
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -71,6 +72,7 @@ class MetricSummary:
             "group": self.spec.group,
             "kind": self.spec.kind,
             "n": self.n,
+            "seeds": self.seeds,
             "mean": self.interval.to_json(),
             "sd": _f(self.sd),
             "median": _f(self.median),
@@ -260,8 +262,9 @@ def _summarize_metric(
         return MetricSummary(spec, 0, interval, None, None, None, None, None, None)
     q1, median, q3 = (float(q) for q in np.quantile(values, [0.25, 0.5, 0.75]))
     sd = float(np.std(values, ddof=1)) if n > 1 else None
+    seeds = int(np.unique(blocks).size)
     return MetricSummary(
-        spec, n, interval, sd, median, q1, q3, float(values.min()), float(values.max())
+        spec, n, interval, sd, median, q1, q3, float(values.min()), float(values.max()), seeds
     )
 
 

@@ -48,6 +48,12 @@ def forest_figure(rows: Sequence[ForestRow], level_text: str, colours: Sequence[
 
     metrics = list(dict.fromkeys(r.metric for r in rows))
     variants = list(dict.fromkeys(r.variant for r in rows))
+    if not metrics:
+        empty = Figure(figsize=(8, 2), layout="constrained")
+        ax = empty.subplots()
+        ax.text(0.5, 0.5, "no difference to show", ha="center", va="center")
+        ax.set_axis_off()
+        return empty
     height = 0.9 + sum(0.28 * len(variants) + 0.45 for _ in metrics)
     figure = Figure(figsize=(8, max(2.5, height)), layout="constrained")
     axes = figure.subplots(len(metrics), 1, squeeze=False)[:, 0]

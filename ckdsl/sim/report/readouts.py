@@ -1,6 +1,6 @@
-"""The report's words for what the seed-as-unit analysis adds: seat balance by seed beside
-the χ² over games, equivalence verdicts, and the line-up × variant interactions; plain text
-and table rows shared by the terminal and the HTML report."""
+"""What a report adds for a paper, shared by the terminal and the HTML page: the line on the
+unit of analysis, the equivalence verdicts, the line-up × variant interaction table, and
+the data of the forest plot and of the per-seed differences."""
 
 from __future__ import annotations
 
@@ -8,16 +8,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ckdsl.sim.compare.analysis import ComparisonReport
-from ckdsl.sim.compare.summaries import RuleSetSummary
+from ckdsl.sim.report.cells import format_p
 from ckdsl.sim.report.figures import ForestRow
 
 __all__ = [
     "UNIT_LINE",
     "equivalence_lines",
     "forest_rows",
-    "headline_extra",
     "interaction_rows",
-    "seat_balance_line",
     "seed_differences",
 ]
 
@@ -25,36 +23,6 @@ UNIT_LINE = (
     "Every interval and test treats the seed (with all its seat rotations and line-ups) as "
     "the unit: the games of a seed share their board and dice."
 )
-
-
-def _p(p: float | None) -> str:
-    if p is None:
-        return "–"
-    return "< 0.0001" if p < 1e-4 else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
-
-
-def seat_balance_line(summary: RuleSetSummary) -> str:
-    """``"base: by seed F(3, 196) = 2.70, p = 0.047 (200 seeds); χ² over games 17.65, p =
-    0.0005 (counts a seed's 4 games as independent); balance 0.885"``."""
-    chi = summary.seat_balance
-    balance = "n/a" if summary.balance is None else f"{summary.balance:.3f}"
-    if summary.seat_test is None:
-        stat = "n/a" if chi.statistic is None else f"{chi.statistic:.2f}"
-        return (
-            f"{summary.label}: χ² = {stat}, {chi.dof} df, p = {_p(chi.p)} on "
-            f"{summary.finished} finished of {summary.games} games (one game per seed); "
-            f"balance {balance}"
-        )
-    test = summary.seat_test
-    per_seed = summary.games / summary.seeds if summary.seeds else 0
-    stat = "n/a" if chi.statistic is None else f"{chi.statistic:.2f}"
-    deffs = [d for d in summary.seat_design_effects if d is not None]
-    deff = f"; design effect {sum(deffs) / len(deffs):.2f}" if deffs else ""
-    return (
-        f"{summary.label}: by seed {test.describe()}; the χ² over games, which counts a "
-        f"seed's {per_seed:g} games as independent, would say χ² = {stat}, p = {_p(chi.p)}"
-        f"{deff}; balance {balance}"
-    )
 
 
 def equivalence_lines(report: ComparisonReport) -> list[str]:
@@ -82,7 +50,7 @@ def equivalence_lines(report: ComparisonReport) -> list[str]:
                 f"{margin} (more seeds)",
             }[tost.verdict]
             lines.append(
-                f"{comparison.variant}, {d.spec.label}: {what} (TOST p = {_p(tost.p)}; {ci})"
+                f"{comparison.variant}, {d.spec.label}: {what} (TOST p = {format_p(tost.p)}; {ci})"
             )
     return lines
 
@@ -99,22 +67,10 @@ def interaction_rows(report: ComparisonReport) -> tuple[list[str], list[list[str
         cells += [item.effect_text(e.effect) for e in item.effects]
         test = item.test
         cells.append("n/a" if test.f is None else f"F({test.df1}, {test.df2}) = {test.f:.2f}")
-        cells.append(_p(item.adjusted_p))
+        cells.append(format_p(item.adjusted_p))
         cells.append("yes" if item.significant else "no")
         rows.append(cells)
     return head, rows
-
-
-def headline_extra(report: ComparisonReport) -> dict[tuple[str, str], tuple[str, str]]:
-    """(variant, metric) → (the MDE, the equivalence verdict) as table cells."""
-    out = {}
-    for comparison in report.comparisons:
-        for d in comparison.headline:
-            scale = d.spec.scale
-            mde = "–" if d.mde is None else f"{d.mde * scale:.2f}"
-            tost = d.equivalence.verdict if d.equivalence else "–"
-            out[(comparison.variant, d.spec.name)] = (mde, tost)
-    return out
 
 
 def forest_rows(report: ComparisonReport) -> list[ForestRow]:
