@@ -59,7 +59,7 @@ margin_option = click.option(
     metavar="[METRIC=]DELTA",
     help="The smallest difference of interest, in the metric's units (0.03: 3 points of a "
     "rate; turns=2): an equivalence verdict (TOST) for that metric; a bare DELTA applies "
-    "to every rate (pp) metric. Repeatable.",
+    "to each seat's win rate and every headline rate. Repeatable.",
 )
 power_option = click.option(
     "--power",
@@ -664,7 +664,10 @@ def parse_lineups(text: str) -> list[list[BotSpec]]:
 
 
 def parse_margins(values: Sequence[str]) -> dict[str, float]:
-    """``--margin`` values: ``METRIC=DELTA``, or a bare DELTA for every rate (key ``*pp``)."""
+    """``--margin`` values: ``METRIC=DELTA``, or a bare DELTA for every rate (key
+    ``EVERY_RATE``)."""
+    from ckdsl.sim.compare.analysis import EVERY_RATE
+
     margins: dict[str, float] = {}
     for value in values:
         name, _, number = value.rpartition("=")
@@ -677,12 +680,8 @@ def parse_margins(values: Sequence[str]) -> dict[str, float]:
             ) from None
         if not delta > 0:
             raise click.BadParameter(f"a margin must be positive: '{value}'", param_hint="--margin")
-        margins[name.strip() or RATE_MARGIN] = delta
+        margins[name.strip() or EVERY_RATE] = delta
     return margins
-
-
-RATE_MARGIN = "*pp"
-"""The key of a bare ``--margin DELTA``: every metric measured in percentage points."""
 
 
 @dataclass(frozen=True)

@@ -216,6 +216,10 @@ SPRT_NOTE = (
 )
 
 
+EVERY_RATE = "*pp"
+"""The key of a margin for each seat's win rate and every headline rate (``--margin 0.03``)."""
+
+
 def compare(
     frames: Mapping[str, pd.DataFrame],
     *,
@@ -241,7 +245,8 @@ def compare(
     text as each step starts. ``headline``: the confirmatory family (metric names or
     patterns, default ``specs.HEADLINE``). ``margins``: metric → the smallest difference of
     interest, in the metric's own units (0.03 for 3 points of a rate): a TOST equivalence
-    verdict for each; the key ``"*pp"``: every metric in percentage points. ``power``: of
+    verdict for each; the key :data:`EVERY_RATE`: every headline metric in percentage points and
+    every seat's win rate. ``power``: of
     the minimum detectable effects."""
     if base not in frames:
         raise CompareError(f"no results for the base '{base}'")
@@ -260,10 +265,10 @@ def compare(
         else choose_headline(metric_specs(context), headline)
     )
     margin_of = {
-        s.name: float(v) for k, v in (margins or {}).items() if k == "*pp" for s in specs
-        if s.unit == "pp"
+        s.name: float(v) for k, v in (margins or {}).items() if k == EVERY_RATE for s in specs
+        if s.unit == "pp" and (s.headline or s.name.startswith("win_seat_"))
     }  # fmt: skip
-    margin_of |= {metric_name(k): float(v) for k, v in (margins or {}).items() if k != "*pp"}
+    margin_of |= {metric_name(k): float(v) for k, v in (margins or {}).items() if k != EVERY_RATE}
     unknown = sorted(set(margin_of) - {s.name for s in specs})
     if unknown:
         raise CompareError(f"--margin names no metric of the report: {', '.join(unknown)}")

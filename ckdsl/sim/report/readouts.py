@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ckdsl.sim.compare.analysis import ComparisonReport
-from ckdsl.sim.report.cells import format_p
+from ckdsl.sim.report.cells import _p_phrase, format_p
 from ckdsl.sim.report.figures import ForestRow
 
 __all__ = [
@@ -25,6 +25,11 @@ UNIT_LINE = (
 )
 
 
+def _signed(value: float) -> str:
+    text = f"{value:+.2f}"
+    return text.replace("-", "−")
+
+
 def equivalence_lines(report: ComparisonReport) -> list[str]:
     """One line per difference with a margin: the TOST verdict with its interval."""
     lines = []
@@ -38,7 +43,7 @@ def equivalence_lines(report: ComparisonReport) -> list[str]:
             margin = f"±{tost.margin * scale:g}{unit}"
             low, high = tost.interval.low, tost.interval.high
             ci = (
-                f"{level} CI [{low * scale:+.2f}, {high * scale:+.2f}]"
+                f"{level} CI [{_signed(low * scale)}, {_signed(high * scale)}]"
                 if low is not None and high is not None
                 else "no interval"
             )
@@ -50,7 +55,7 @@ def equivalence_lines(report: ComparisonReport) -> list[str]:
                 f"{margin} (more seeds)",
             }[tost.verdict]
             lines.append(
-                f"{comparison.variant}, {d.spec.label}: {what} (TOST p = {format_p(tost.p)}; {ci})"
+                f"{comparison.variant}, {d.spec.label}: {what} (TOST {_p_phrase(tost.p)}; {ci})"
             )
     return lines
 
