@@ -149,7 +149,9 @@ def _length_plot(report: ComparisonReport) -> Plot:
             levels = np.linspace(0, 100, len(quantiles))
             ecdf.step(quantiles, levels, where="post", color=_colour(i), label=summary.label)
     hist.set_xlabel("turns")
-    hist.set_ylabel("games (%)")
+    edges = report.rulesets[0].turns_histogram[0]
+    width = f" per {edges[1] - edges[0]:g}-turn bin" if len(edges) > 1 else ""
+    hist.set_ylabel(f"games (%){width}")
     hist.set_title("Distribution of game length")
     ecdf.set_xlabel("turns")
     ecdf.set_ylabel("games over by then (%)")
@@ -157,7 +159,7 @@ def _length_plot(report: ComparisonReport) -> Plot:
     ecdf.legend(frameon=False, loc="upper left")
     caption = (
         "Left: the share of games that lasted each range of turns (the same bins for every "
-        "rule set). Right: the share of games over by each turn (an empirical cumulative "
+        "rule set, each a whole number of turns wide). Right: the share of games over by each turn (an empirical cumulative "
         "distribution); a curve further right means longer games, a steeper one less varied "
         "lengths. Games stopped by the turn limit pile up at the right-hand edge of both "
         "panels: they are counted, never dropped."

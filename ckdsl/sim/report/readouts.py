@@ -116,8 +116,8 @@ def seed_differences(
     labels: dict[str, tuple[str, str, float]] = {}
     for comparison in report.comparisons:
         for d in comparison.headline:
-            if not d.seed_differences:
-                continue
+            if len(set(d.seed_differences)) < 2:
+                continue  # nothing to draw: every seed gave the same difference
             data.setdefault(comparison.variant, {})[d.spec.name] = np.asarray(
                 d.seed_differences, dtype=np.float64
             )
