@@ -159,9 +159,10 @@ def _length_plot(report: ComparisonReport) -> Plot:
     ecdf.legend(frameon=False, loc="upper left")
     caption = (
         "Left: the share of games that lasted each range of turns (the same bins for every "
-        "rule set, each a whole number of turns wide). Right: the share of games over by each turn (an empirical cumulative "
-        "distribution); a curve further right means longer games, a steeper one less varied "
-        "lengths. Games stopped by the turn limit pile up at the right-hand edge of both "
+        "rule set, each a whole number of turns wide). Right: the share of games over by "
+        "each turn (an empirical cumulative distribution); a curve further right means "
+        "longer games, a steeper one less varied lengths. Games stopped by the turn limit "
+        "pile up at the right-hand edge of both "
         "panels: they are counted, never dropped."
     )
     return Plot("game_length", "Game length", caption, figure)
