@@ -162,7 +162,13 @@ def _design_section(report: ComparisonReport, run: Mapping[str, str | int] | Non
     stopping = report.stopping.describe() if report.stopping else "fixed number of games"
     facts = [
         ("Stopping rule", _e(stopping)),
-        ("Intervals", _e(f"{level}; means: {method}; proportions: Wilson / Newcombe")),
+        (
+            "Intervals",
+            _e(
+                f"{level}; means: {method} over seeds; proportions: Wilson on the effective "
+                "number of games (clustered by seed); paired differences: over seeds"
+            ),
+        ),
         (
             "Multiplicity",
             _e(
@@ -196,7 +202,7 @@ def _headline_section(report: ComparisonReport, comparison: Comparison) -> str:
         "test",
     ]
     rows = [
-        _sig_row([_e(c) for c in row] + [_e(d.test)], d.significant)
+        _sig_row([_e(c) for c in row] + [_e(d.test if d.p is not None else "none")], d.significant)
         for d, row in zip(
             comparison.headline, headline_rows(comparison, bool(report.margins)), strict=True
         )
