@@ -96,6 +96,8 @@ def test_plan_solves_the_power_equation_on_the_pilot(stored: dict[str, Any]) -> 
 def test_report_refuses_a_folder_of_one_rule_set(stored: dict[str, Any]) -> None:
     out = _run("report", str(stored["folder"] / "base"))
     assert out.exit_code != 0 and "one rule set" in out.output
+    unknown = _run("report", str(stored["folder"]), "--headline", "turns,no_such_metric")
+    assert unknown.exit_code == 2 and "no metric named 'no_such_metric'" in unknown.output
 
 
 def test_lineups_and_margins_parse() -> None:

@@ -271,7 +271,6 @@ def compare_command(
             "every line-up needs the same number of seats", param_hint="--lineups"
         )
     margin_of = parse_margins(margins)
-    headline_names = [h.strip() for h in headline.split(",") if h.strip()] if headline else None
     require_extra()
     if report_path is not None or plots_dir is not None:
         require_extra("matplotlib")
@@ -326,7 +325,7 @@ def compare_command(
             alpha,
             beta,
             max_games or MAX_GAMES_FACTOR * games,
-            Analysis(headline_names, margin_of, power),
+            Analysis(parse_headline(headline), margin_of, power),
         )
     wall = time.perf_counter() - began
     _emit(report, results, as_json, report_path, plots_dir, quiet, command, wall, out, table_format)
@@ -693,11 +692,22 @@ class Analysis:
     power: float
 
     def compare(self, frames: Mapping[str, pd.DataFrame], **options: Any) -> ComparisonReport:
+        """``analysis.compare`` with these choices; a metric they name that the report lacks
+        is a usage error (exit 2)."""
         from ckdsl.sim.compare.analysis import compare
+        from ckdsl.sim.compare.specs import CompareError
 
-        return compare(
-            frames, headline=self.headline, margins=self.margins, power=self.power, **options
-        )
+        try:
+            return compare(
+                frames, headline=self.headline, margins=self.margins, power=self.power, **options
+            )
+        except CompareError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def parse_headline(text: str | None) -> list[str] | None:
+    """``--headline a,b``: the metric names or patterns (None: the default family)."""
+    return [h.strip() for h in text.split(",") if h.strip()] if text else None
 
 
 COMMANDS = [compare_command]

@@ -16,6 +16,7 @@ from ckdsl.commands.compare import (
     emit,
     headline_option,
     margin_option,
+    parse_headline,
     parse_margins,
     power_option,
     table_option,
@@ -87,7 +88,7 @@ def report_command(
         require_extra("matplotlib")
     check_writable(report_path, plots_dir, None)
     stored = load(folder, base)
-    analysis = Analysis(_headline(headline), parse_margins(margins), power)
+    analysis = Analysis(parse_headline(headline), parse_margins(margins), power)
     first = stored.frames[stored.base]
     stopping = StoppingRule("fixed", int(first["seed_index"].nunique()), len(first))
     report = analysis.compare(
@@ -105,10 +106,6 @@ def report_command(
         "results folder made": stored.created,
     }
     emit(report, as_json, table_format, report_path, plots_dir, quiet, facts)
-
-
-def _headline(text: str | None) -> list[str] | None:
-    return [h.strip() for h in text.split(",") if h.strip()] if text else None
 
 
 @click.command("plan")
