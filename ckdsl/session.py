@@ -394,13 +394,18 @@ def replay(path: Path, upto: int | None = None, rules: str | None = None) -> tup
     game, setup, answers = open_replay(path, rules)
     for number, text in enumerate(answers[:upto], start=1):
         replay_answer(game, path, number, text)
-    digest = (
-        read_save(path)[1].get("state_digest") if upto is None or upto >= len(answers) else None
-    )
+    if upto is None or upto >= len(answers):
+        _check_digest(game, read_save(path)[1], str(path))
+    return game, setup
+
+
+def _check_digest(game: Game, data: JsonObject, where: str) -> None:
+    """A save's answers must reach the state it says they reached (an edited save does
+    not); a save without a digest is taken as it is."""
+    digest = data.get("state_digest")
     if digest is not None and digest != game.state.digest():
         message = "the replayed game does not reach the saved final state (edited save?)"
-        raise CkdslError([Diagnostic(str(path), 0, 0, message)])
-    return game, setup
+        raise CkdslError([Diagnostic(where, 0, 0, message)])
 
 
 def open_replay(path: Path, rules: str | None = None) -> tuple[Game, GameSetup, list[str]]:
@@ -429,6 +434,7 @@ def replay_text(
     game, setup, answers = _opened(setup, data, where)
     for number, answer in enumerate(answers, start=1):
         replay_answer(game, Path(where), number, answer)
+    _check_digest(game, data, where)
     return game, setup
 
 

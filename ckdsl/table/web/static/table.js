@@ -3,6 +3,7 @@
 "use strict";
 const params = new URLSearchParams(location.search);
 const seat = params.get("seat") || "";
+const host = params.get("host");  // the host's link only: new, load and save at once
 let lang = params.get("lang") || localStorage.getItem("ckdsl-lang") || "en";
 let version = null;
 let busy = false;
@@ -14,10 +15,10 @@ function make(tag, value) { return text(document.createElement(tag), value ?? ""
 async function call(path, payload) {
   const reply = await fetch(path, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seat, ...payload }),
+    body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? "" : data.error);
+  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error);
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -108,7 +109,7 @@ $("lang").addEventListener("change", () => {
   lang = $("lang").value; localStorage.setItem("ckdsl-lang", lang); refresh(true);
 });
 $("new").addEventListener("click", () => call("/api/new", {}));
-$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}`; });
+$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}${host ? `&host=${encodeURIComponent(host)}` : ""}`; });
 $("load").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (file) await call("/api/load", { save: await file.text() });
