@@ -118,3 +118,25 @@ def test_a_request_that_never_finishes_arriving_is_closed() -> None:
                 assert conn.recv(100) == b""  # closed by the server, without an answer
         assert time.monotonic() - started < 3
         assert get(port, f"/api/state?seat={token(table)}", 3).startswith(b"HTTP/1.1 200")
+
+
+def test_a_seat_asking_again_at_one_version_is_not_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Drawing a seat's state is most of a request's time: asked again (a page open
+    twice) at the same version and language, it is served as drawn."""
+    table = room()
+    drawn: list[int] = []
+    draw = Room._state
+
+    def counted(self: Room, seat: int, catalog: object) -> object:
+        drawn.append(seat)
+        return draw(self, seat, catalog)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Room, "_state", counted)
+    for lang in ("en", "en", "fr", "en"):
+        table.state(token(table), lang)
+    assert drawn == [0, 0]  # once in English, once in French
+    table.answer(token(table), table.state(token(table), "en")["pending"]["options"][0]["answer"])
+    table.state(token(table), "en")
+    assert drawn == [0, 0, 0]

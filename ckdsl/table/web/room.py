@@ -77,6 +77,9 @@ class Room:
     bots: list[Bot | None] = field(init=False)
     version: int = 0  # bumped on every change, so a page polls cheaply
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # What each seat was last shown, by language, and at which version: a page open twice,
+    # or asking again, is not drawn again (drawing is most of a request's time).
+    shown: dict[tuple[int, str], tuple[int, dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for seat, spec in enumerate(self.specs):
@@ -213,7 +216,12 @@ class Room:
         """Everything the seat's page shows, in ``lang``: only what that seat may know."""
         with self.lock:
             seat = self.seat_of(token)
-            return self._state(seat, self._catalog(lang))
+            catalog = self._catalog(lang)
+            version, found = self.shown.get((seat, catalog.language), (None, {}))
+            if version != self.version:
+                found = self._state(seat, catalog)
+                self.shown[seat, catalog.language] = (self.version, found)
+            return found
 
     def _catalog(self, lang: object) -> Catalog:
         """The catalog of ``lang`` with the table's rule set's names; refused (400) for a
