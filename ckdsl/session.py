@@ -10,6 +10,7 @@ identical state.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -287,8 +288,6 @@ def write_save(path: Path, game: Game, setup: GameSetup) -> None:
 def _relative_to(target: str, save: Path, bundled: Sequence[str]) -> str:
     if target in bundled:
         return target
-    import os
-
     try:
         return os.path.relpath(Path(target).resolve(), save.resolve().parent)
     except ValueError:  # another drive (Windows): keep the absolute path
@@ -353,7 +352,7 @@ def confine(setup: GameSetup, shared: Path, kind: str) -> None:
         path = Path(target) if field == "rules" else board.map_path(target)
         if not inside(path, folder, data_root()):
             real = real_path(path)
-            leads = f" (which leads to {real})" if real != path.absolute() else ""
+            leads = f" (which leads to {real})" if str(real) != os.path.abspath(path) else ""
             message = (
                 f"this {kind} names the {field} '{target}'{leads}, outside its folder "
                 f"({folder}): a "
