@@ -73,7 +73,7 @@ class Room:
     tokens: dict[str, int] = field(default_factory=dict)  # token -> seat
     host: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     # What seats asked for and the host has not done (a new game, a save loaded, by the
-    # save's sha256) -> the seats that asked; forgotten on every change of the game.
+    # save's sha256) -> the seats that asked; forgotten once the game is replaced.
     asked: dict[str, set[int]] = field(default_factory=dict)
     game: Game = field(init=False)
     bots: list[Bot | None] = field(init=False)
