@@ -108,3 +108,10 @@ def test_a_yaml_file_of_no_ckdsl_kind_is_refused_without_its_keys(files: Path) -
     (folder / "link.yaml").symlink_to(files / "secret.txt")
     said = _refused(lambda: load_rules(str(folder)), "not a ckdsl rule file", "leads to")
     assert "link.yaml" in said
+
+
+def test_validate_reads_no_yaml_link_to_a_system_file(files: Path) -> None:
+    for named in (files / "shared", files / "shared" / "x.yaml"):
+        result = CliRunner().invoke(cli, ["validate", str(named)])
+        assert result.exit_code == 1 and "leads to" in result.output
+        assert not any(secret in result.output for secret in SHOWN)
