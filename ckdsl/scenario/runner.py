@@ -32,7 +32,7 @@ from ckdsl.scenario.expect import (
     shown_log,
 )
 from ckdsl.scenario.position import apply_position, colours
-from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.session import GameSetup, confine, load_rules, start
 from ckdsl.turn.game import Game
 from ckdsl.turn.notation import parse_answer, player_name, understood
 from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
@@ -119,8 +119,8 @@ def run_file(path: Path) -> Outcome:
         outcome.status, outcome.diagnostics = "error", errors
         return outcome
     data = obj(doc.data)
-    setup = _setup(data, path)
     try:
+        setup = _setup(data, path)
         game = start(setup)
     except CkdslError as err:
         at = doc.positions.value(("rules",) if "rules" in data else ())
@@ -241,13 +241,15 @@ def _setup(data: JsonObject, path: Path) -> GameSetup:
 
     seed = data.get("seed")
     layout = data.get("layout", None if seed is not None else "beginner")
-    return GameSetup(
+    setup = GameSetup(
         rules=relative(data.get("rules", "base"), ("base",)),
         map=relative(data.get("map", "standard"), ("standard",)),
         layout=None if layout is None else text(layout),
         players=integer(data.get("players", 4)),
         seed=integer(seed or 0),
     )
+    confine(setup, path, "scenario")
+    return setup
 
 
 class _StepError(Exception):
