@@ -309,6 +309,9 @@ class Compiler:
 
     def _for(self, stmt: ast.For) -> None:
         source, item = self.selection(stmt.source)
+        if stmt.var in self.scope:  # after the loop it would name the loop's last item
+            self.error(stmt, f"'{stmt.var}' already names a variable here: give the loop's "
+                       "items a name of their own")  # fmt: skip
         saved = self.bind(stmt.var, item)
         where = self.condition(stmt.where, "`where`") if stmt.where else None
         source, where = finish(source), finish_opt(where)
@@ -798,7 +801,7 @@ class Compiler:
             return _nothing, None
         if not fits(ta, tb):
             self.error(node, f"both sides of `if ... else` must be of one kind: {ta} or {tb}")
-        result = tb if ta is LITERAL else ta
+        result = _numbered(ta, tb)
         fn = lambda env: then(env) if cond(env) else orelse(env)  # noqa: E731
         text = f"({_text(then)} if {_text(cond)} else {_text(orelse)})"
         return _py(fn, text, [then, cond, orelse]), result
@@ -813,6 +816,8 @@ class Compiler:
                 item = t
             elif not fits(t, item):
                 self.error(sub, f"a list holds one kind of thing: {t} among {plural(item)}")
+            elif t is LITERAL and family(item) in BOARD_IDS:
+                item = LITERAL  # `[t, 19]`: checked against the board where a tile is meant
         fns = [f for f, _ in typed]
         text = f"[{', '.join(_text(f) for f in fns)}]"
         return _py(lambda env: [f(env) for f in fns], text, fns), list_of(item)
@@ -865,6 +870,17 @@ def aggregate_closure(func: str, source: Fn, var: str, where: Fn | None, value: 
         "list": items,
     }
     return result[func]
+
+
+def _numbered(a: Type, b: Type) -> Type:
+    """The type of a value that is ``a`` or ``b`` (two sides of `if ... else`, the items
+    of a list): a number written out next to a tile or an intersection keeps it a number
+    written out, so that it is checked against the board where a place is meant."""
+    if a is LITERAL:
+        return b if family(b) not in BOARD_IDS else LITERAL
+    if b is LITERAL and family(a) in BOARD_IDS:
+        return LITERAL
+    return a
 
 
 def _unknown(node: NoReturn) -> NoReturn:
@@ -1403,7 +1419,7 @@ def _aggregate_code(func: str, source: Fn, var: str, where: Fn | None, value: Fn
             return _define(["def _f(env):", "    return True"], names)
         lines = ["def _f(env):", *_bind(var), *_charged(source), "    try:",
                  f"        for _x in {src}:", f"            _v[{var!r}] = _x",
-                 f"            if not {_local(where, var)}:",
+                 f"            if not ({_local(where, var)}):",
                  "                return False", "        return True", "    finally:",
                  *_restore(var, "        ")]  # fmt: skip
         return _define(lines, names)
@@ -1590,7 +1606,7 @@ def _run_block(
             out.append(f"{pad}return {pc}")
             pc += 1
         elif op == REQUIRE:
-            out += [f"{pad}if not {text(ins[1])}:", f"{pad}    return -1"]
+            out += [f"{pad}if not ({text(ins[1])}):", f"{pad}    return -1"]
             pc += 1
         elif op == STOP:
             out.append(f"{pad}return -1")
@@ -1616,7 +1632,7 @@ def opening_code(opening: tuple[Instruction, ...]) -> Callable[[Env], str | None
             lines.append(f"    _v[{ins[1]!r}] = {text(ins[2])}")
         elif ins[0] == REQUIRE:
             message = ins[2] or "what it needs is not there"
-            lines += [f"    if not {text(ins[1])}:", f"        return {message!r}"]
+            lines += [f"    if not ({text(ins[1])}):", f"        return {message!r}"]
         elif ins[0] == CHOOSE:
             spec: ChooseSpec = ins[1]
             if spec.on_empty == -1:  # nothing to choose: the effect cannot start
