@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
 from ckdsl.dsl import parsed
-from ckdsl.dsl.compiler import Fn, Names, Program, closures_only, opening_code, run_code
+from ckdsl.dsl.compiler.blocks import opening_code, run_code
+from ckdsl.dsl.compiler.program import Fn, Names, Program
+from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.evaluator import Evaluator
 from ckdsl.dsl.program import compile_effect, compile_formula

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ckdsl.dsl import ast
-from ckdsl.dsl.compiler import DEFAULT_SOURCE, LARGEST, Names
+from ckdsl.dsl.compiler.closures import LARGEST
+from ckdsl.dsl.compiler.program import DEFAULT_SOURCE, Names
 from ckdsl.dsl.errors import EffectFailure, out_of_budget
 from ckdsl.dsl.registry import FUNCTIONS, VERBS, Function
 from ckdsl.dsl.types import (
