@@ -26,7 +26,7 @@ from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.files import write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
 from ckdsl.jsondata import text as as_text
-from ckdsl.paths import base_rules_dir
+from ckdsl.paths import base_rules_dir, data_root
 from ckdsl.rules import disk
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
@@ -62,6 +62,20 @@ _RULES: StampedCache[str, LoadedRules] = StampedCache(maxsize=8)
 _BOARDS: StampedCache[str, tuple[board.MapSpec, board.Topology]] = StampedCache(maxsize=8)
 
 
+SHIPPED_VARIANTS = ("official", "five_six")
+"""Variants that ship with ckdsl (``examples/variants/``), named without a path anywhere."""
+
+
+def rules_target(name: str) -> str:
+    """``base``, a shipped variant's name (its file), or ``name`` itself (a path): a file
+    of that name where it is run wins, as for a map (``board.map_path``)."""
+    if name in SHIPPED_VARIANTS and not Path(name).exists():
+        shipped = data_root() / "examples" / "variants" / f"{name}.yaml"
+        if shipped.is_file():
+            return str(shipped)
+    return name
+
+
 def load_rules(target: str) -> LoadedRules:
     """The rule set ``target`` loaded, checked and compiled; raises CkdslError if broken.
 
@@ -69,6 +83,7 @@ def load_rules(target: str) -> LoadedRules:
     variant, its ``extends`` chain, the rule folders and their listings) is unchanged: an
     edited variant is reloaded on the next call."""
     _no_nul(target)
+    target = rules_target(target)
     path = base_rules_dir() if target == "base" else Path(target)
     return _RULES.get(str(path.resolve()), lambda: _load_rules(target))
 
