@@ -93,6 +93,7 @@ MOVES: dict[str, dict[str, Type]] = {
     "play": {"c": CARD},
     "bank": {"give": GOOD, "get": GOOD},  # a trade with the bank
     "offer": {},  # an offer to the other players
+    "steal": {"victim": PLAYER},  # a card stolen from victim (a 7, a chase, a card's `steal`)
 }
 """The built-in moves and the variables of their `allow` conditions (``me``: who moves)."""
 

@@ -117,14 +117,16 @@ def _on_robber(game: Game, player: int, option: Option) -> None:
 
 
 def victims(game: Game, player: int, tile: int) -> list[int]:
-    """Players other than ``player`` with a building next to ``tile`` and a card to lose."""
+    """Players other than ``player`` with a building next to ``tile`` and a card to lose,
+    whom the rule set's `steal` condition allows ``player`` to rob."""
     state = game.state
     found = {
         state.owner[i]
         for i in game.topo.tile_corners[tile]
         if state.owner[i] not in (NOBODY, player)
     }
-    return sorted(q for q in found if sum(state.players[q].hand))
+    near = sorted(q for q in found if sum(state.players[q].hand))
+    return list(allowed_items(game, "steal", player, "victim", near))
 
 
 def _steal_options(game: Game, task: Task) -> tuple[Option, ...]:

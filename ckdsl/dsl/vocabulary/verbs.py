@@ -22,7 +22,7 @@ from ckdsl.dsl.types import (
     words,
 )
 from ckdsl.engine import building, improvements, knights, pieces
-from ckdsl.engine.allow import Env
+from ckdsl.engine.allow import Env, allowed
 from ckdsl.engine.hands import steal, transfer
 from ckdsl.engine.progress import draw, hand_limit
 from ckdsl.engine.state import EMPTY, NOBODY
@@ -103,12 +103,15 @@ def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
 @verb(
     "steal",
     (Param("amount", INT),),
-    "take that many random resources or commodities from p, one by one",
+    "take that many random resources or commodities from p, one by one (none if the "
+    "rule set's `steal` condition does not allow it)",
     clauses={"from": Param("player", PLAYER), "to": Param("taker", PLAYER, True)},
     example="steal 1 from p",
 )
 def _steal(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     taker, victim = number(clauses.get("to", env.me)), number(clauses["from"])
+    if not allowed(env.game, "steal", taker, victim=victim):  # the rule set's `steal`
+        return
     for _ in range(number(args[0])):
         if steal(env.game, taker, victim) is None:
             break
