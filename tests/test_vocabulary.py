@@ -721,6 +721,27 @@ VERB_CASES = [
         },
     ),
     case(
+        "remove settlement; remove city; remove wall",
+        effect="remove wall 0\nremove settlement 13\nremove city 26\nremove city 13",
+        position=at(
+            {**BLUES_TURN, "metropolises": {"science": 26}},
+            red={
+                "cities": [0, 26],
+                "walls": [0, 26],
+                "settlements": [13],
+                "levels": {"science": 4},
+            },
+        ),
+        expect={
+            "settlements": {"red": []},
+            "cities": {"red": [0]},
+            "walls": {"red": []},
+            "metropolises": {"science": None},
+            "points": {"red": 2},
+            "supply": {"red": {"city": 3, "settlement": 5, "city_wall": 3}},
+        },
+    ),
+    case(
         "damage",
         effect="damage 26",
         position=at(BLUES_TURN, red={"cities": [26], "walls": [26]}),

@@ -29,6 +29,7 @@ from ckdsl.engine import pieces
 from ckdsl.engine.allow import Env, allowed
 from ckdsl.engine.production import produce
 from ckdsl.engine.state import ACTION, ACTIVATED_THIS_TURN, NOBODY, PROMOTION
+from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.tasks import PhaseTask, PillageTask, RewardTask, RobberTask
 from ckdsl.engine.values import name, number
 
@@ -261,11 +262,20 @@ def _pillage(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> N
 @verb(
     "downgrade",
     (Param("city", CITY),),
-    "city c becomes a settlement (a settlement piece from its owner's supply) and loses its wall",
+    "city c becomes a settlement (a settlement piece from its owner's supply) and loses its "
+    "wall; with no settlement piece left the effect stops there, and the log says so",
     example="downgrade c",
 )
 def _downgrade(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
-    pieces.reduce_city(env.game, number(args[0]), damaged=False)
+    game, i = env.game, number(args[0])
+    owner = game.state.owner[i]
+    lacking = owner != NOBODY and game.state.players[owner].supply["settlement"] <= 0
+    if lacking and game.state.building[i] == CITY_KIND:
+        raise EffectFailure(
+            f"no settlement piece is left for the city at {i} to become (`damage c` or "
+            "`remove city c` say what happens then)"
+        )
+    pieces.reduce_city(game, i, damaged=False)
 
 
 @verb(
