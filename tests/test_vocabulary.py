@@ -226,6 +226,29 @@ FUNCTION_CASES = [
         values={"[edge(8, 12), edge(12, 8)]": Edges("8-12", "8-12")},
     ),
     case(
+        "neighbours(intersection, intersection)",
+        position=BOARD,
+        values={"[neighbours(8, 12), neighbours(12, 8), neighbours(12, 13)]": [True, True, False]},
+    ),
+    case(
+        "harbor(intersection); harbors(player)",
+        position=BOARD,  # red: cities on 0 (a harbor) and 26 (a harbor), a settlement on 13
+        values={"[harbor(0), harbor(13)]": [True, False], "harbors(me)": [0, 26]},
+    ),
+    case(
+        "goods_of(terrain); commodity_of(track); track_of(commodity)",
+        position=BOARD,
+        values={
+            "[goods_of(pasture), goods_of(hills), goods_of(desert)]": [
+                ["wool", "cloth"],
+                ["brick"],
+                [],
+            ],
+            "[commodity_of(science), commodity_of(trade)]": ["paper", "cloth"],
+            "[track_of(paper), track_of(coin)]": ["science", "politics"],
+        },
+    ),
+    case(
         "tiles_of(terrain)",
         position=BOARD,
         values={"tiles_of(hills)": [4, 6, 16], "tiles_of(gold)": []},
