@@ -668,6 +668,17 @@ VERB_CASES = [
         expect={"barbarians": 0, "attacks": 1, "robber_unlocked": False},
     ),
     case(
+        "roll",
+        effect="roll again",
+        position=at({"turn": "red"}, red={"settlements": [13]}),
+        before=((2, 4, "ship"),),
+        expect={
+            "hand": {"red": {"brick": 1}},
+            "barbarians": 1,
+            "log": [{"event": "roll", "player": "red", "total": 6}],
+        },
+    ),
+    case(
         "unlock",
         effect="unlock robber",
         position=BLUES_TURN,

@@ -27,7 +27,7 @@ from ckdsl.dsl.types import (
 )
 from ckdsl.engine import pieces
 from ckdsl.engine.allow import Env, allowed
-from ckdsl.engine.production import produce
+from ckdsl.engine.production import produce, roll_dice
 from ckdsl.engine.state import ACTION, ACTIVATED_THIS_TURN, NOBODY, PROMOTION
 from ckdsl.engine.state import CITY as CITY_KIND
 from ckdsl.engine.tasks import PhaseTask, PillageTask, RewardTask, RobberTask
@@ -196,6 +196,18 @@ def _reset(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
     state = env.game.state
     state.barbarians = 0
     state.attacks += 1
+
+
+@verb(
+    "roll",
+    (Param("what", words("again")),),
+    "I roll the three dice again (from the game's dice stream) and the `after_roll` hook "
+    "runs for the new roll; the effect then goes on (write `stop` after it in `after_roll`)",
+    example="roll again",
+)
+def _roll_again(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    roll_dice(env.game, env.me)
+    env.game.run_hook("after_roll", env.me)
 
 
 @verb(

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl import rng
 from ckdsl.engine import cards, pieces, progress
 from ckdsl.engine.allow import Env, allowed_items
 from ckdsl.engine.decisions import Asked, Decision, Option, Verb, new_decision
 from ckdsl.engine.frames import count_down
 from ckdsl.engine.hands import move_one, steal
+from ckdsl.engine.production import roll_dice
 from ckdsl.engine.state import NOBODY
 from ckdsl.engine.tasks import (
     BeginTurnTask,
@@ -51,22 +51,7 @@ def _on_roll(game: Game, player: int, option: Option) -> None:
     if option[0] == "play":
         cards.play(game, player, option[1])
         return
-    state, rules = game.state, game.rules
-    if state.fixed_rolls:  # a scenario fixed these dice
-        white, red, face = state.fixed_rolls.pop(0)
-    else:
-        # Three draws from the dice stream on every roll, even when a card has set the
-        # production dice, so the rolls of two games on one seed stay in step.
-        streams = state.rng
-        white = rng.choice(streams, "dice", rules.white_faces)
-        red = rng.choice(streams, "dice", rules.red_faces)
-        face = rng.choice(streams, "dice", rules.event_faces)
-    if state.next_dice is not None:  # Alchemist: the production dice were chosen
-        white, red = state.next_dice
-        state.next_dice = None
-    state.dice = (white, red, face)
-    state.rolled = True
-    game.log("roll", player, white=white, red=red, face=face, total=white + red)
+    roll_dice(game, player)
     game.run_hook("after_roll", player)
 
 
