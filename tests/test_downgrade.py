@@ -3,12 +3,12 @@ silently, and the rule went on as if the city had become a settlement)."""
 
 from __future__ import annotations
 
+from ckdsl.core.allow import Env
+from ckdsl.core.state import CITY
+from ckdsl.dsl.base.errors import EffectFailure
 from ckdsl.dsl.compiler.blocks import run_code
 from ckdsl.dsl.compiler.program import Names
-from ckdsl.dsl.errors import EffectFailure
 from ckdsl.dsl.program import compile_effect
-from ckdsl.engine.allow import Env
-from ckdsl.engine.state import CITY
 from ckdsl.rules.positions import Positions
 from ckdsl.scenario.position import apply_position
 from ckdsl.session import GameSetup, load_rules, start

@@ -2,7 +2,7 @@
 
 ``ckdsl.dsl.evaluator`` walks the syntax tree node by node, by the rules of docs/dsl.md.
 Hypothesis writes random formulas and effects, shaped by the grammar and by the types of
-the vocabulary's functions (``ckdsl.dsl.registry``): each is compiled as the engine runs
+the vocabulary's functions (``ckdsl.dsl.base.registry``): each is compiled as the engine runs
 it (Python text: ``finish``, ``run_code``) and as closures alone (``closures_only``, the
 runtime's instruction-by-instruction path), and both are compared with the evaluator on
 positions of a random game: the value (or the failure, with its line and reason), the
@@ -21,16 +21,13 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
+from ckdsl.core.allow import Env
+from ckdsl.core.frames import new_frame
+from ckdsl.core.tasks import EffectTask
 from ckdsl.dsl import parsed
-from ckdsl.dsl.compiler.blocks import opening_code, run_code
-from ckdsl.dsl.compiler.program import Fn, Names, Program
-from ckdsl.dsl.compiler.pycode import closures_only
-from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.evaluator import Evaluator
-from ckdsl.dsl.program import compile_effect, compile_formula
-from ckdsl.dsl.registry import FUNCTIONS, Function
-from ckdsl.dsl.runtime import _steps
-from ckdsl.dsl.types import (
+from ckdsl.dsl.base.errors import EffectFailure
+from ckdsl.dsl.base.registry import FUNCTIONS, Function
+from ckdsl.dsl.base.types import (
     BOOL,
     INT,
     INTERSECTION,
@@ -40,11 +37,14 @@ from ckdsl.dsl.types import (
     family,
     list_of,
 )
-from ckdsl.engine.allow import Env
-from ckdsl.engine.frames import new_frame
-from ckdsl.engine.game import Game
-from ckdsl.engine.tasks import EffectTask
+from ckdsl.dsl.compiler.blocks import opening_code, run_code
+from ckdsl.dsl.compiler.program import Fn, Names, Program
+from ckdsl.dsl.compiler.pycode import closures_only
+from ckdsl.dsl.evaluator import Evaluator
+from ckdsl.dsl.program import compile_effect, compile_formula
+from ckdsl.dsl.runtime import _steps
 from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.turn.game import Game
 
 NAMES = Names.of(load_rules("base").ruleset.data)
 VARIABLES: dict[str, Type] = {"p": PLAYER, "t": TILE, "i": INTERSECTION}

@@ -6,7 +6,7 @@ mistakes (``all(each k in L where A and B)`` once compiled to ``if not A and B:`
 module is the oracle they are tested against (``tests/test_dsl_differential.py``): each
 node of the tree is evaluated by the rule docs/dsl.md states, one plain ``match`` per node
 kind, with no caching, inlining or code generation. It calls the vocabulary's functions
-and verbs (``ckdsl.dsl.registry``) as the compiler does: what it checks is how the
+and verbs (``ckdsl.dsl.base.registry``) as the compiler does: what it checks is how the
 language composes them (names, operators, selections, blocks, budgets, failures), not the
 words themselves, which ``tests/test_vocabulary.py`` checks one by one.
 
@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ckdsl.dsl import ast
-from ckdsl.dsl.compiler.closures import LARGEST
-from ckdsl.dsl.compiler.program import DEFAULT_SOURCE, Names
-from ckdsl.dsl.errors import EffectFailure, out_of_budget
-from ckdsl.dsl.registry import FUNCTIONS, VERBS, Function
-from ckdsl.dsl.types import (
+from ckdsl.core.allow import Env
+from ckdsl.core.building import cost_of, spots
+from ckdsl.core.compiled import has
+from ckdsl.core.values import Value
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.errors import EffectFailure, out_of_budget
+from ckdsl.dsl.base.registry import FUNCTIONS, VERBS, Function
+from ckdsl.dsl.base.types import (
     ANY,
     BOOL,
     BUNDLE,
@@ -38,10 +40,8 @@ from ckdsl.dsl.types import (
     list_of,
     specificity,
 )
-from ckdsl.engine.allow import Env
-from ckdsl.engine.building import cost_of, spots
-from ckdsl.engine.compiled import has
-from ckdsl.engine.values import Value
+from ckdsl.dsl.compiler.closures import LARGEST
+from ckdsl.dsl.compiler.program import DEFAULT_SOURCE, Names
 
 AGGREGATE_TYPES = {"count": INT, "sum": INT, "min": INT, "max": INT, "any": BOOL, "all": BOOL}
 

@@ -15,10 +15,8 @@ from pathlib import Path
 
 from ckdsl import rng
 from ckdsl.board.maps import bundled_maps
+from ckdsl.core.decisions import IllegalAnswer
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath, sorted_diagnostics
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import parse_answer, player_name, understood
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.l10n.catalog import REFERENCE, Catalog, load_catalog
 from ckdsl.l10n.refusals import say
@@ -36,6 +34,8 @@ from ckdsl.scenario.expect import (
 )
 from ckdsl.scenario.position import apply_position, colours
 from ckdsl.session import SHIPPED_VARIANTS, GameSetup, load_rules, rules_target, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer, player_name, understood
 from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
 
 
