@@ -317,11 +317,15 @@ def play_at_table(
     save_path: Path | None,
     make_console: Callable[[], Console] = console,
     game: Game | None = None,
+    ask_forced: bool = False,
 ) -> tuple[Game, int]:
     """Play ``setup``'s game (``game``, if it was started already) with these seats at
-    the terminal; the game and exit code."""
+    the terminal; the game and exit code. ``ask_forced``: ask the person even when there
+    is one answer (a bot's offer they can only decline, the one city to lose)."""
     game = game if game is not None else start(setup)
-    table = Table(game, setup, seats, catalog, make_console(), delay, save_path)
+    table = Table(
+        game, setup, seats, catalog, make_console(), delay, save_path, ask_forced=ask_forced
+    )
     code = table.run()
     return table.game, code
 
