@@ -4,7 +4,8 @@ On each of a human seat's decisions the table prints what happened since (as tha
 saw it), a compact status, and the legal answers numbered; the person types a number
 or the answer itself (completed as they type, by prompt_toolkit on a terminal; plain
 lines from a pipe), or one of the table's commands: ``help``, ``options``, ``board``,
-``log``, ``undo``, ``save``, ``quit``. Every answer goes through ``Game.answer``; bots
+``map`` (the board drawn in characters, also shown before each set-up decision), ``log``,
+``undo``, ``save``, ``quit``. Every answer goes through ``Game.answer``; bots
 answer their seats from their own view. Ctrl-C offers to save, then leaves.
 
 ``undo`` takes back the seat's last answer by replaying the game's answers without it
@@ -35,8 +36,9 @@ from ckdsl.reports.position import position_svg
 from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_save
 from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
+from ckdsl.table.textboard import text_board
 
-COMMANDS = ("help", "options", "board", "card", "log", "undo", "save", "quit")
+COMMANDS = ("help", "options", "board", "map", "card", "log", "undo", "save", "quit")
 
 
 class Console(Protocol):
@@ -147,6 +149,8 @@ class Table:
             return True
         decks = [deck[:] for deck in game.state.decks]
         self.marks.append(_Mark(len(game.history), dict(game.state.rng), decks))
+        if game.pending.kind.startswith("setup"):  # choose a spot on the board, not a number
+            self.console.say("\n".join(["", *text_board(game, self.catalog)]))
         self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
         self.console.say("\n".join(option_lines(game, self.catalog, options)))
         answers = [localized(game, self.catalog, o) for o in options]
@@ -171,6 +175,8 @@ class Table:
                 self.console.say("\n".join(option_lines(game, self.catalog, options)))
             elif word == "board":
                 self._write_board(Path(rest) if rest else self.board_path)
+            elif word == "map":
+                self.console.say("\n".join(text_board(game, self.catalog)))
             elif word == "card":
                 self.console.say(self._card_text(rest))
             elif word == "log":
