@@ -16,13 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from ckdsl import board
+from ckdsl.core.compiled import CompiledRules, compile_rules
+from ckdsl.core.decisions import IllegalAnswer, Option
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.dsl.compiler.pycode import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
-from ckdsl.engine.compiled import CompiledRules, compile_rules
-from ckdsl.engine.decisions import IllegalAnswer, Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.files import write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
 from ckdsl.jsondata import text as as_text
@@ -30,6 +28,8 @@ from ckdsl.paths import base_rules_dir
 from ckdsl.rules import disk
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
 from ckdsl.userfiles import UnsafeFile, read_user_bytes, yaml_suffix_problem
 
 if TYPE_CHECKING:

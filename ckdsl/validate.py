@@ -27,8 +27,8 @@ from ckdsl.rules.yamlload import load_yaml, remembered
 from ckdsl.userfiles import MAX_FOLDER_DEPTH
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
-    from ckdsl.engine.values import Value
+    from ckdsl.core.values import Value
+    from ckdsl.turn.game import Game
 
 SKIPPED_FOLDERS = {"schema"}
 
@@ -210,9 +210,9 @@ def _game_faults(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
     texts = [text for _, text, _, _ in conditions(ruleset.data)]
     if not ruleset.table and not any(len(re.findall(r"\beach\b", t)) > 1 for t in texts):
         return []  # nothing to try: the compiled rules are not even loaded
-    from ckdsl.dsl.errors import OutOfBudget
-    from ckdsl.dsl.types import family
-    from ckdsl.engine.allow import STEP_BUDGET, Env
+    from ckdsl.core.allow import STEP_BUDGET, Env
+    from ckdsl.dsl.base.errors import OutOfBudget
+    from ckdsl.dsl.base.types import family
     from ckdsl.session import GameSetup, load_rules, start, table_faults
 
     try:

@@ -19,10 +19,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from ckdsl.cli import cli
-from ckdsl.dsl import ast, pretty
+from ckdsl.dsl import pretty
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.dsl.base.registry import FUNCTIONS, VERBS
+from ckdsl.dsl.base.types import PLAYER
 from ckdsl.dsl.compiler.program import Names
 from ckdsl.dsl.compiler.statements import Compiler
-from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import _lark, parse, parse_expression
 from ckdsl.dsl.program import (
     ENTRY_HOOKS,
@@ -32,11 +35,9 @@ from ckdsl.dsl.program import (
     effects,
     load_ruleset,
 )
-from ckdsl.dsl.registry import FUNCTIONS, VERBS
-from ckdsl.dsl.types import PLAYER
-from ckdsl.engine.notation import parse_answer
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.session import GameSetup, load_rules, replay, start, write_save
+from ckdsl.turn.notation import parse_answer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -100,8 +101,8 @@ def test_no_card_or_hook_id_in_the_engine() -> None:
     cards = [c for c in ruleset.cards if c not in pieces]
     hooks = [h for h in ruleset.data["hooks"] if h not in ENTRY_HOOKS]
     assert "barbarian_attack" in hooks and "seven" in hooks
-    for folder in ("engine", "dsl"):
-        for path in (REPO / "ckdsl" / folder).glob("*.py"):
+    for folder in ("core", "turn", "dsl"):
+        for path in (REPO / "ckdsl" / folder).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             for name in cards + hooks:
                 assert not re.search(rf"[\"']{name}[\"']", text), (path.name, name)

@@ -17,11 +17,11 @@ from click.testing import CliRunner
 
 from ckdsl.bots import bot_seed, make_bot
 from ckdsl.cli import cli
-from ckdsl.engine.game import Game
 from ckdsl.l10n.catalog import load_catalog
 from ckdsl.session import GameSetup, load_rules
 from ckdsl.table.status import option_lines, status_lines
 from ckdsl.table.terminal import play_at_table
+from ckdsl.turn.game import Game
 
 
 class Script:

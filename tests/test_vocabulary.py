@@ -1,6 +1,6 @@
 """Every word of the effect DSL, executed in a game with its effect asserted.
 
-The registry (``ckdsl.dsl.registry``: ``FUNCTIONS``, ``VERBS``, ``AGGREGATES``) is what a
+The registry (``ckdsl.dsl.base.registry``: ``FUNCTIONS``, ``VERBS``, ``AGGREGATES``) is what a
 house-rule author writes with. Each case below places a position with the scenario
 helpers (``ckdsl.scenario.position``), plays the steps that lead up to it, runs an effect
 as a hook of a small variant (the ``rules`` fixture: one hook per case), answers the
@@ -30,21 +30,21 @@ from typing import Any
 import pytest
 import yaml
 
-from ckdsl.dsl import ast
+from ckdsl.core.allow import Env
+from ckdsl.core.invariants import broken_invariants
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.registry import AGGREGATES, FUNCTIONS, VERBS
+from ckdsl.dsl.base.types import ANY
 from ckdsl.dsl.compiler.program import Names
 from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.parser import parse, parse_expression
 from ckdsl.dsl.program import compile_formula
-from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS
-from ckdsl.dsl.types import ANY
-from ckdsl.engine.allow import Env
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
-from ckdsl.engine.notation import parse_answer
 from ckdsl.rules.positions import Positions
 from ckdsl.scenario.expect import actual_values, same
 from ckdsl.scenario.position import apply_position
 from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer
 
 RED, BLUE, WHITE, ORANGE = range(4)
 NOBODY = -1

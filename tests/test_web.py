@@ -84,7 +84,7 @@ def test_a_seat_sees_no_other_hand() -> None:
 
 
 def _first(room: Room) -> str:
-    from ckdsl.engine.notation import format_option
+    from ckdsl.turn.notation import format_option
 
     return format_option(room.game, room.game.pending.options[0])
 

@@ -7,7 +7,7 @@ error into "unexpected X; expected Y" in words, always at the line and column of
 at fault. Indentation is checked by our own post-lexer so that a bad dedent or a stray
 closing bracket is an error with a position, never an exception from inside Lark.
 
-A parse tree becomes the syntax tree (``ckdsl.dsl.ast``) through ``_ToAst``, a Lark
+A parse tree becomes the syntax tree (``ckdsl.dsl.base.ast``) through ``_ToAst``, a Lark
 ``Transformer``: a table with one method per rule of the grammar, each given the node's
 line and column (Lark's ``propagate_positions``), so every syntax node keeps its own.
 """
@@ -32,8 +32,8 @@ from lark.exceptions import (
 from lark.lark import PostLex
 from lark.tree import Meta
 
-from ckdsl.dsl import ast
-from ckdsl.dsl.errors import DslError
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.errors import DslError
 from ckdsl.paths import cache_dir, grammars_dir
 
 KEYWORDS = frozenset(
@@ -285,7 +285,7 @@ def _expected(terminals: set[str]) -> str:
 def _unknown_verb(first: str, indent: int, line: int) -> DslError | None:
     """A statement that starts with a word that is neither a keyword nor a verb (``destroy
     road 12-13``): say so, rather than what the parser tripped on further along."""
-    from ckdsl.dsl.registry import VERBS  # the vocabulary registers its verbs on import
+    from ckdsl.dsl.base.registry import VERBS  # the vocabulary registers its verbs on import
 
     if not VERBS or first in KEYWORDS or first in VERBS:
         return None

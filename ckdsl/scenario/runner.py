@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ckdsl import rng
+from ckdsl.core.decisions import IllegalAnswer
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath, sorted_diagnostics
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import parse_answer, player_name, understood
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.l10n.catalog import REFERENCE, Catalog, load_catalog
 from ckdsl.l10n.refusals import say
@@ -35,6 +33,8 @@ from ckdsl.scenario.expect import (
 )
 from ckdsl.scenario.position import apply_position, colours
 from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer, player_name, understood
 from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
 
 

@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ckdsl.bots import Bot
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Event, Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.view import visible_event
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.view import visible_event
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
@@ -37,6 +35,8 @@ from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_sav
 from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
 from ckdsl.table.textboard import text_board
+from ckdsl.turn.game import Event, Game
+from ckdsl.turn.notation import format_option, parse_answer
 
 COMMANDS = ("help", "options", "board", "map", "card", "log", "undo", "save", "quit")
 

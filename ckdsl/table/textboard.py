@@ -20,10 +20,10 @@ from __future__ import annotations
 import math
 import textwrap
 
-from ckdsl.engine.game import Game
-from ckdsl.engine.state import NOBODY
+from ckdsl.core.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.reports.position import position_pieces, position_spots
+from ckdsl.turn.game import Game
 
 WIDTH = 100
 _HALF = math.sqrt(3) / 2  # the horizontal step between an intersection and the next

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.errors import out_of_budget
 from ckdsl.dsl.compiler.program import (
     ACT,
     AGAIN,
@@ -25,8 +27,6 @@ from ckdsl.dsl.compiler.program import (
 )
 from ckdsl.dsl.compiler.pycode import _code, _define
 from ckdsl.dsl.compiler.selections import _local
-from ckdsl.dsl.errors import out_of_budget
-from ckdsl.engine.allow import Env
 
 # --- a hook as Python ---------------------------------------------------------------------
 #

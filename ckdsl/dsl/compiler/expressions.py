@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ckdsl.dsl.errors import DslError
-from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl
-from ckdsl.dsl.types import (
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.dsl.base.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl
+from ckdsl.dsl.base.types import (
     ANY,
     BOOL,
     BUNDLE,
@@ -28,7 +28,7 @@ from ckdsl.dsl.types import (
 from ckdsl.rules.schemas import suggest
 
 if TYPE_CHECKING:  # the syntax tree is imported by what compiles (a game runs without it)
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 from ckdsl.dsl.compiler.closures import (
     AGGREGATE_TYPES,
     _chain,
@@ -130,7 +130,7 @@ class ExpressionCompiler:
     def expr(self, node: ast.Expr) -> tuple[Fn, Type | None]:
         """The closure computing ``node`` and its type (None after an error): one method
         per expression type; mypy checks the match is exhaustive (``_unknown``)."""
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         match node:
             case ast.Number():
@@ -187,7 +187,7 @@ class ExpressionCompiler:
         return _nothing, None
 
     def call(self, node: ast.Call) -> tuple[Fn, Type | None]:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         overloads = FUNCTIONS.get(node.func)
         if overloads is None:

@@ -8,11 +8,11 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.errors import out_of_budget
 from ckdsl.dsl.compiler.closures import has_item, selected_items
 from ckdsl.dsl.compiler.program import Fn, Namespace
 from ckdsl.dsl.compiler.pycode import _PYTHON, _code, _define, _text
-from ckdsl.dsl.errors import out_of_budget
-from ckdsl.engine.allow import Env
 
 # --- loops as Python ---------------------------------------------------------------------
 #

@@ -4,9 +4,14 @@ merchant and the barbarians.
 
 from __future__ import annotations
 
-from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.registry import function
-from ckdsl.dsl.types import (
+from ckdsl.core import board_rules, building, knights
+from ckdsl.core.allow import Env
+from ckdsl.core.state import CITY as CITY_KIND
+from ckdsl.core.state import NOBODY
+from ckdsl.core.state import SETTLEMENT as SETTLEMENT_KIND
+from ckdsl.dsl.base.errors import EffectFailure
+from ckdsl.dsl.base.registry import function
+from ckdsl.dsl.base.types import (
     BOOL,
     BUILDING,
     CITY,
@@ -21,11 +26,6 @@ from ckdsl.dsl.types import (
     TILE,
     list_of,
 )
-from ckdsl.engine import board_rules, building, knights
-from ckdsl.engine.allow import Env
-from ckdsl.engine.state import CITY as CITY_KIND
-from ckdsl.engine.state import NOBODY
-from ckdsl.engine.state import SETTLEMENT as SETTLEMENT_KIND
 
 # --- the board ----------------------------------------------------------------------------
 

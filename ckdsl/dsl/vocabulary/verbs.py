@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.registry import Args, Clauses, Param, verb
-from ckdsl.dsl.types import (
+from ckdsl.core import building, improvements, knights, pieces
+from ckdsl.core.allow import Env
+from ckdsl.core.hands import steal, transfer
+from ckdsl.core.progress import draw, hand_limit
+from ckdsl.core.state import EMPTY, NOBODY
+from ckdsl.core.tasks import DiscardProgressTask, DiscardTask, Modifier
+from ckdsl.core.values import bundle, items, name, number
+from ckdsl.dsl.base.errors import EffectFailure
+from ckdsl.dsl.base.registry import Args, Clauses, Param, verb
+from ckdsl.dsl.base.types import (
     ANY,
     BUNDLE,
     CARD,
@@ -21,16 +28,9 @@ from ckdsl.dsl.types import (
     TRACK,
     words,
 )
-from ckdsl.engine import building, improvements, knights, pieces
-from ckdsl.engine.allow import Env
-from ckdsl.engine.hands import steal, transfer
-from ckdsl.engine.progress import draw, hand_limit
-from ckdsl.engine.state import EMPTY, NOBODY
-from ckdsl.engine.tasks import DiscardProgressTask, DiscardTask, Modifier
-from ckdsl.engine.values import bundle, items, name, number
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
+    from ckdsl.turn.game import Game
 
 # ===== verbs ===============================================================================
 

@@ -17,12 +17,10 @@ from typing import Any
 
 from ckdsl.bots import Bot, bot_seed
 from ckdsl.bots.base import BotSpec
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.pieces import points_breakdown
+from ckdsl.core.view import visible_event
 from ckdsl.diagnostics import CkdslError
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.pieces import points_breakdown
-from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog, all_languages, load_catalog
 from ckdsl.l10n.refusals import render, say
 from ckdsl.reports.game import log_renderer, scores
@@ -37,6 +35,8 @@ from ckdsl.table.status import (
     source_name,
     title_line,
 )
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
 
 LOG_LINES = 60  # the last lines of the log a page shows
 # The page's own words, from the locale (``messages.table_*``).
