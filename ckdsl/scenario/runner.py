@@ -33,7 +33,7 @@ from ckdsl.scenario.expect import (
     shown_log,
 )
 from ckdsl.scenario.position import apply_position, colours
-from ckdsl.session import SHIPPED_VARIANTS, GameSetup, load_rules, rules_target, start
+from ckdsl.session import SHIPPED_VARIANTS, GameSetup, confine, load_rules, rules_target, start
 from ckdsl.turn.game import Game
 from ckdsl.turn.notation import parse_answer, player_name, understood
 from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
@@ -121,10 +121,10 @@ def run_file(path: Path, rules: str | None = None) -> Outcome:
         outcome.status, outcome.diagnostics = "error", errors
         return outcome
     data = obj(doc.data)
-    setup = _setup(data, path)
-    if rules is not None:
-        setup = replace(setup, rules=rules_target(rules))
     try:
+        setup = _setup(data, path)
+        if rules is not None:  # the command line's rule set, over the scenario's
+            setup = replace(setup, rules=rules_target(rules))
         game = start(setup)
     except CkdslError as err:
         at = doc.positions.value(("rules",) if "rules" in data else ())
@@ -251,13 +251,15 @@ def _setup(data: JsonObject, path: Path) -> GameSetup:
 
     seed = data.get("seed")
     layout = data.get("layout", None if seed is not None else "beginner")
-    return GameSetup(
+    setup = GameSetup(
         rules=rules(data.get("rules", "base")),
         map=relative(data.get("map", "standard"), bundled_maps()),
         layout=None if layout is None else text(layout),
         players=integer(data.get("players", 4)),
         seed=integer(seed or 0),
     )
+    confine(setup, path, "scenario")
+    return setup
 
 
 class _StepError(Exception):
