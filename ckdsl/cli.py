@@ -646,6 +646,9 @@ def scenario(paths: tuple[Path, ...], as_json: bool) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point. Ctrl-C anywhere, start-up included, and a reader that
     closes the pipe end the run quietly (130; 0), never with a traceback."""
+    from ckdsl.commands.common import plain_warnings
+
+    plain_warnings()
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="ckdsl")
     except KeyboardInterrupt:

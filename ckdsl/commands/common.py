@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
@@ -112,6 +112,30 @@ def table_of(
 quiet_option = click.option(
     "--quiet", is_flag=True, help="No progress bar and no run report on stderr."
 )
+
+
+def plain_warnings() -> None:
+    """Show ckdsl's own warnings (``ckdsl.sim.store.OtherSources``: a results folder
+    made by other sources) as one line, ``warning: ...``, on stderr; others as Python
+    shows them."""
+    import warnings
+
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if getattr(category, "__module__", "").startswith("ckdsl."):
+            click.echo(f"warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
 
 
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
