@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from ckdsl.bots import BotSpec
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -107,6 +109,42 @@ def table_of(
     elif layout is None and map_name == table.get("map"):
         layout = table.get("layout")
     return map_name or "standard", layout, players
+
+
+def _user_metrics(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
+    from ckdsl.sim.store import columns
+    from ckdsl.sim.user_metrics import parse_option
+
+    out: list[tuple[str, str]] = []
+    stored = [name for name, _, _ in columns()]
+    for text in values:
+        try:
+            out.append(parse_option(text, [*stored, *(name for name, _ in out)]))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return tuple(out)
+
+
+def user_metric_options(command: _F) -> _F:
+    """``--metric NAME=FORMULA`` (repeatable) and ``--keep-events``."""
+    command = click.option(
+        "--keep-events",
+        is_flag=True,
+        help="Keep each game's event log, compressed, in the results folder (DIR/_events; "
+        "read it with ckdsl.sim.event_logs.read_events).",
+    )(command)
+    return click.option(
+        "--metric",
+        "metrics",
+        multiple=True,
+        metavar="NAME=FORMULA",
+        callback=_user_metrics,
+        help="A column of your own: a formula of the effect DSL over the final state "
+        "(`ckdsl vocabulary`), per player when it names p, e.g. "
+        'walls_at_end="count(walls(p))". Repeatable.',
+    )(command)
 
 
 quiet_option = click.option(

@@ -125,11 +125,12 @@ def require_pyarrow() -> None:
         ) from None
 
 
-def columns() -> list[tuple[str, str, str]]:
-    """Every column: (name, type, description), the base columns then the metrics."""
+def columns(identity: Mapping[str, JsonValue] | None = None) -> list[tuple[str, str, str]]:
+    """Every column: (name, type, description), the base columns, the metrics, then the
+    user metrics of the experiment ``identity`` (``WorkSpec.identity()``), if any."""
     from ckdsl.sim.metrics import METRIC_COLUMNS
 
-    out = [*BASE_COLUMNS, *METRIC_COLUMNS]
+    out = [*BASE_COLUMNS, *METRIC_COLUMNS, *user_columns(identity or {})]
     names = [name for name, _, _ in out]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -137,14 +138,28 @@ def columns() -> list[tuple[str, str, str]]:
     return out
 
 
-def schema() -> pa.Schema:
-    """The Parquet schema of the rows; each field's description in its metadata."""
+def user_columns(identity: Mapping[str, JsonValue]) -> list[tuple[str, str, str]]:
+    """The columns of the user metrics an experiment's identity names (``user_metrics``)."""
+    from ckdsl.sim.user_metrics import MetricFormula
+
+    out = []
+    for found in arr(identity.get("metrics") or []):
+        metric = obj(found)
+        name, formula = metric.get("name"), metric.get("formula")
+        if isinstance(name, str) and isinstance(formula, str):
+            out.append(MetricFormula(name, formula, metric.get("per_player") is True).column())
+    return out
+
+
+def schema(identity: Mapping[str, JsonValue] | None = None) -> pa.Schema:
+    """The Parquet schema of the rows (of the experiment ``identity``: its user metrics
+    too); each field's description in its metadata."""
     import pyarrow as pa
 
     return pa.schema(
         [
             pa.field(name, arrow_type(kind), metadata={"description": doc})
-            for name, kind, doc in columns()
+            for name, kind, doc in columns(identity)
         ]
     )
 
@@ -262,6 +277,8 @@ _NAMES = {
     "master_seed": "the master seed (--seed) differs",
     "rotate": "the seat rotation (--rotate-seats) differs",
     "engine_version": "the engine version differs",
+    "metrics": "the user metrics (--metric) differ",
+    "events": "whether each game's event log is kept (--keep-events) differs",
     "columns": "the result columns differ (another ckdsl records other metrics)",
 }
 
@@ -301,7 +318,7 @@ class Store:
         self.path = path
         self.manifest = manifest
         self._lock_fd = lock_fd
-        self.schema: pa.Schema = schema()
+        self.schema: pa.Schema = schema(obj(manifest.get("experiment", {})))
         self.keys: set[Key] = set()
         self._next = 1
 
@@ -333,7 +350,7 @@ class Store:
             raise _error(folder, f"cannot create the results folder: {exc.strerror}") from None
         lock_fd = _lock(folder)
         try:
-            identity = {**identity, "columns": [name for name, _, _ in columns()]}
+            identity = {**identity, "columns": [name for name, _, _ in columns(identity)]}
             manifest = cls._manifest(folder, describe, identity, games, kind, command)
             store = cls(folder, manifest, lock_fd)
             store._clean()
@@ -410,7 +427,7 @@ class Store:
                 "experiment": {**describe, **identity, "games": games},
                 "columns": [
                     {"name": name, "type": str(arrow_type(t)), "description": doc}
-                    for name, t, doc in columns()
+                    for name, t, doc in columns(identity)
                 ],
                 "packages": {**package_versions()},
                 "provenance": provenance.provenance(),
@@ -453,10 +470,22 @@ class Store:
         dropped. Returns the chunk's path (None if nothing was new)."""
         import pyarrow as pa
 
+        from ckdsl.sim.experiment import EVENTS
+
         fresh = []
         for row in rows:
-            if _key(row) not in self.keys:
-                fresh.append(row)
+            key = _key(row)
+            log = row.pop(EVENTS, None)
+            if key in self.keys:
+                continue
+            if isinstance(log, bytes):  # before its row: every stored row has its log
+                from ckdsl.sim import event_logs
+
+                try:
+                    event_logs.write(self.path, key, log)
+                except OSError as exc:
+                    raise _error(self.path, f"cannot write an event log: {exc.strerror}") from None
+            fresh.append(row)
         if not fresh:
             return None
         final = self._write_table(pa.Table.from_pylist(fresh, schema=self.schema))
@@ -761,7 +790,7 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
             table = table.filter(pa.array(mask, type=pa.bool_()))
         tables.append(table)
     if not tables:
-        return schema().empty_table()
+        return schema(experiment).empty_table()
     try:
         table = pa.concat_tables(tables)
     except pa.ArrowInvalid as exc:
