@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ckdsl.sim.compare import ComparisonReport, compare
+from ckdsl.sim.compare.analysis import ComparisonReport, compare
 
 SEATS = 4
 TRACKS = ("politics", "science", "trade")
@@ -288,7 +288,7 @@ def test_unpaired_fallback_is_named() -> None:
 
 
 def test_bad_frames_are_refused() -> None:
-    from ckdsl.sim.compare import CompareError
+    from ckdsl.sim.compare.specs import CompareError
 
     a = synthetic("base", seeds=5)
     with pytest.raises(CompareError, match="base"):

@@ -1,4 +1,5 @@
-"""Show a :class:`~ckdsl.sim.compare.ComparisonReport`: a terminal table, plots, one HTML file.
+"""Show a :class:`~ckdsl.sim.compare.analysis.ComparisonReport`: a terminal table, plots, one
+HTML file.
 
 - :func:`print_report`: the headline table of each variant against the base (A, B, Δ with
   its interval, p, Holm-adjusted p, significant), the seat-balance tests, the pairing gain,
@@ -29,14 +30,10 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from ckdsl.files import write_whole
-from ckdsl.sim.compare import (
-    Comparison,
-    ComparisonReport,
-    Difference,
-    MetricSummary,
-    RuleSetSummary,
-    format_delta,
-)
+from ckdsl.sim.compare.analysis import ComparisonReport
+from ckdsl.sim.compare.differences import Comparison, Difference
+from ckdsl.sim.compare.summaries import MetricSummary, RuleSetSummary
+from ckdsl.sim.compare.verdicts import format_delta
 
 if TYPE_CHECKING:
     import numpy as np

@@ -39,7 +39,8 @@ import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonObject
 from ckdsl.sim import stats
-from ckdsl.sim.compare import StoppingRule, game_tables, paired_blocks
+from ckdsl.sim.compare.analysis import StoppingRule
+from ckdsl.sim.compare.tables import game_tables, paired_blocks
 from ckdsl.sim.stats import Decision
 
 __all__ = [
@@ -69,7 +70,7 @@ class SprtTest(TypedDict):
 
 @dataclass(frozen=True)
 class SprtMetric:
-    """What the SPRT tests: a column of :func:`ckdsl.sim.compare.game_table`, averaged per
+    """What the SPRT tests: a column of :func:`ckdsl.sim.compare.tables.game_table`, averaged per
     seed, as the difference B − A. ``bounded``: the differences lie in [−1, 1]."""
 
     name: str
