@@ -460,6 +460,9 @@ def _play_and_compare(
             max_seeds=max(max_seeds, 1),
             on_batch=on_batch,
         )
+    from ckdsl.sim.provenance import describe
+    from ckdsl.sim.store import read_manifest
+
     stores = {
         plan.label: {
             "rules": plan.target,
@@ -468,6 +471,8 @@ def _play_and_compare(
             "layout": plan.experiment.layout,
             "rotate": plan.experiment.rotate,
             "folder": plan.folder,
+            # which ckdsl played it (its rule files' texts: the folder's manifest)
+            "sources": describe(read_manifest(out / plan.folder)),
         }
         for plan in plans
     }
@@ -503,11 +508,14 @@ def _emit(
         click.echo(report.dumps())
     else:
         print_report(report)
+    from ckdsl.sim.provenance import run_facts as provenance_facts
+
     played = sum(r.played for r in results)
     run_facts: dict[str, str | int] = {
         "command": " ".join(command),
         "wall time": f"{wall:.1f} s",
         "games played in this run": played,
+        **provenance_facts(),
     }
     if report_path is not None:
         try:

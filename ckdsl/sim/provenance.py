@@ -193,3 +193,15 @@ def source_note(manifest: JsonObject, where: str) -> str | None:
         return None
     here = describe({"provenance": provenance()})
     return f"{where} was made by other ckdsl sources ({describe(manifest)}) than these ({here})"
+
+
+def run_facts() -> dict[str, str]:
+    """What ran, as lines of a report's run section: sources, build, libraries (the rule
+    files' texts are in each results folder's manifest)."""
+    versions = library_versions()
+    return {
+        "ckdsl sources": describe({"provenance": provenance()}),
+        "engine build": native.status(),
+        "libraries": ", ".join(f"{k} {v}" for k, v in versions.items() if v is not None),
+        "rule texts": "in each results folder's _manifest.json (rule_files)",
+    }
