@@ -132,7 +132,7 @@ def _compile(
     rules_data: JsonObject, formula: str
 ) -> tuple[Callable[..., object], bool] | list[DslError]:
     """(function, per player) of a formula, or its faults (a list of DslError)."""
-    from ckdsl.dsl.compiler import Names
+    from ckdsl.dsl.compiler.program import Names
     from ckdsl.dsl.program import compile_formula
     from ckdsl.dsl.types import BOOL, INT, PLAYER
 
