@@ -752,7 +752,7 @@ def _unlock(fd: int | None) -> None:
         os.close(fd)  # closing the file releases the flock
 
 
-def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
+def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: int = 2) -> pa.Table:
     """Every row of the store ``out`` (only those of ``keys`` when given), each key once
     (the first stored), sorted by key, as a pyarrow Table."""
     import pyarrow as pa
@@ -765,7 +765,7 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
     _recover_unlocked(folder)
     other = provenance.source_note(manifest, str(folder))
     if other is not None:
-        warnings.warn(OtherSources(other), stacklevel=2)
+        warnings.warn(OtherSources(other), stacklevel=_caller)  # at the reader's caller
     experiment = obj(manifest["experiment"])
     wanted = set(keys) if keys is not None else None
     tables = []
@@ -803,4 +803,4 @@ def read_results(out: Path | str, keys: Iterable[Key] | None = None) -> pd.DataF
     """The store ``out`` as a pandas DataFrame, one row per game, sorted by key (only
     the games of ``keys`` when given, e.g. ``Experiment.keys()``). List columns (bots,
     points) hold numpy arrays, as pyarrow converts them."""
-    return read_table(out, keys).to_pandas()
+    return read_table(out, keys, _caller=3).to_pandas()
