@@ -117,3 +117,19 @@ def test_sweep_mistakes_are_usage_errors() -> None:
     assert nothing.exit_code == 2 and "--set" in nothing.stderr
     target = invoke("tune", "--set", "hand_limit=7..9", "--target", "speed=3")
     assert target.exit_code == 2 and "no measure 'speed'" in target.stderr
+
+
+def test_the_search_finds_a_minimum_and_scores_each_point_once() -> None:
+    from ckdsl.sim.tuning import search
+
+    calls: list[int] = []
+
+    def score(point: Any) -> float:
+        calls.append(point[0][1])
+        return abs(point[0][1] - 13)
+
+    tried = search([("x", list(range(21)))], score, trials=12, seed=1)
+    assert min(s for _, s in tried) == 0  # x = 13 found
+    assert len(calls) == len(set(calls)) == len(tried)
+    again = search([("x", list(range(21)))], lambda p: abs(p[0][1] - 13), trials=12, seed=1)
+    assert again == tried  # seeded: the same search twice

@@ -78,9 +78,11 @@ def search(
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(
-        direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed % 2**32)
-    )
+    # TPE starts from random points (by default 10 of them, more than a small search
+    # tries): here the first half of the trials, at most 10, then its model's proposals.
+    startup = max(1, min(10, trials // 2))
+    sampler = optuna.samplers.TPESampler(seed=seed % 2**32, n_startup_trials=startup)
+    study = optuna.create_study(direction="minimize", sampler=sampler)
     scores: dict[Point, float] = {}
 
     def objective(trial: optuna.Trial) -> float:
