@@ -36,10 +36,26 @@ FIFTEEN = str(REPO / "examples" / "variants" / "fifteen_points.yaml")
 RANDOM4 = "random,random,random,random"
 
 
+SHORT = "extends: base\noverride:\n  parameters:\n    points_to_win: {points}\n"
+
+
+@pytest.fixture(autouse=True)
+def short_games(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Random bots race to 5 points (or 6): short games, so the file runs in seconds."""
+    global SHORT5, SHORT6
+    folder = tmp_path_factory.mktemp("rules")
+    for points in (5, 6):
+        (folder / f"short{points}.yaml").write_text(SHORT.format(points=points))
+    SHORT5, SHORT6 = str(folder / "short5.yaml"), str(folder / "short6.yaml")
+
+
+SHORT5 = SHORT6 = ""
+
+
 def experiment(games: int = 2, seed: int = 11, **options: Any) -> Experiment:
     players = options.pop("players", RANDOM4)
     return Experiment.single(
-        options.pop("rules", "base"), players, games=games, seed=seed, **options
+        options.pop("rules", SHORT5), players, games=games, seed=seed, **options
     )
 
 
@@ -61,9 +77,9 @@ def test_a_compare_with_two_folders_chunks_swapped_is_refused_naming_the_chunk(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "runs"
-    args = ["base", FIFTEEN, "--games", "2", "--out", str(out), "--json"]
+    args = [SHORT5, SHORT6, "--games", "2", "--out", str(out), "--json"]
     assert compare_cli(*args).exit_code == 0
-    [base], [variant] = chunk_files(out / "base"), chunk_files(out / "fifteen_points")
+    [base], [variant] = chunk_files(out / "short5"), chunk_files(out / "short6")
     moved = tmp_path / "moved.parquet"
     shutil.move(base, moved)
     shutil.move(variant, base)
@@ -158,7 +174,8 @@ def test_a_kill_inside_compaction_never_leaves_a_row_twice(
 def test_a_damaged_manifest_is_an_error_naming_it_with_exit_1(tmp_path: Path, text: str) -> None:
     out = stored(tmp_path / "o")
     (out / MANIFEST).write_bytes(text.encode("latin-1"))
-    for args in (["simulate", "--players", RANDOM4, "--games", "2", "--quiet"], ["simulate"]):
+    for args in (["simulate", SHORT5, "--players", RANDOM4, "--games", "2", "--quiet"],
+                 ["simulate"]):  # fmt: skip
         result = CliRunner().invoke(cli, [*args, "--out", str(out)])
         assert result.exit_code == 1, result.output
         assert MANIFEST in result.stderr and "Traceback" not in result.output
@@ -192,7 +209,7 @@ def test_a_fifo_in_place_of_the_manifest_is_refused_at_once(tmp_path: Path) -> N
 
 
 def test_the_manifest_records_the_sources_versions_build_and_rule_texts(tmp_path: Path) -> None:
-    out = stored(tmp_path / "o", rules=FIFTEEN)
+    out = stored(tmp_path / "o", rules=FIFTEEN, games=1)
     manifest = read_manifest(out)
     made = manifest["provenance"]
     assert made["source_digest"] == provenance.source_digest()
@@ -222,7 +239,8 @@ def test_a_folder_of_other_sources_is_named_when_read_and_refused_when_resumed(
     here = provenance.source_digest()[:12]
     assert "abababababab" in str(warning.message) and here in str(warning.message)
     again = CliRunner().invoke(
-        cli, ["simulate", "--players", RANDOM4, "--games", "2", "--seed", "11", "--out", str(out)]
-    )
+        cli, ["simulate", SHORT5, "--players", RANDOM4, "--games", "2", "--seed", "11",
+              "--out", str(out)],
+    )  # fmt: skip
     assert again.exit_code == 1
     assert "other ckdsl sources" in again.stderr and "abababababab" in again.stderr

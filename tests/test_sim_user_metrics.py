@@ -27,8 +27,11 @@ METRICS = (
 )
 
 
+SHORT = "extends: base\noverride:\n  parameters:\n    points_to_win: 5\n"
+
+
 def experiment(**options: Any) -> Experiment:
-    return Experiment.single("base", RANDOM4, games=3, seed=4, **options)
+    return Experiment.single("base", RANDOM4, games=2, seed=4, **options)
 
 
 def test_a_user_metric_is_a_column_computed_from_the_final_state(tmp_path: Path) -> None:
@@ -49,8 +52,8 @@ def test_kept_event_logs_are_the_games_logs_and_read_back(tmp_path: Path) -> Non
     out = tmp_path / "o"
     run(experiment(keep_events=True), out, jobs=1, progress=False)
     df = read_results(out)
-    assert logged_keys(out) == [(i, 0, 0) for i in range(3)]
-    assert len(pd.read_parquet(out)) == 3  # Parquet readers skip the _events folder
+    assert logged_keys(out) == [(i, 0, 0) for i in range(2)]
+    assert len(pd.read_parquet(out)) == 2  # Parquet readers skip the _events folder
     for (key, events), (_, row) in zip(iter_events(out), df.iterrows(), strict=True):
         game = start(GameSetup(seed=int(row["seed"])), log=True)
         play(game, [RandomBot(bot_seed(int(row["seed"]), s)) for s in range(4)])
@@ -63,9 +66,12 @@ def test_kept_event_logs_are_the_games_logs_and_read_back(tmp_path: Path) -> Non
 def test_the_command_line_takes_metrics_and_says_where_a_formula_is_wrong(
     tmp_path: Path,
 ) -> None:
+    short = tmp_path / "short.yaml"  # random bots race to 5 points: a short game
+    short.write_text(SHORT)
+
     def simulate(*args: str) -> Any:
-        base = ["simulate", "--players", RANDOM4, "--games", "1", "--jobs", "1", "--quiet"]
-        return CliRunner().invoke(cli, [*base, *args])
+        base = ["simulate", str(short), "--players", RANDOM4, "--games", "1", "--jobs", "1"]
+        return CliRunner().invoke(cli, [*base, "--quiet", *args])
 
     out = tmp_path / "o"
     good = simulate("--metric", "walls_at_end=count(walls(p))", "--out", str(out), "--json")
