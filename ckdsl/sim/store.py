@@ -578,15 +578,18 @@ class Store:
         number = self._next
         journal = self.path / f".compact-{number:06d}.json"
         names = [p.name for p in paths]
-        write_whole(journal, json.dumps(names).encode(), sync=True)
-        temporary = self._write_file(table, number)
-        for path in paths:
-            os.replace(path, _retired(path))
-        sync_folder(self.path)
-        os.replace(temporary, self.path / f"chunk-{number:06d}.parquet")
-        sync_folder(self.path)
-        self._next += 1
-        _finish(self.path, journal, names, done=True)
+        try:
+            write_whole(journal, json.dumps(names).encode(), sync=True)
+            temporary = self._write_file(table, number)
+            for path in paths:
+                os.replace(path, _retired(path))
+            sync_folder(self.path)
+            os.replace(temporary, self.path / f"chunk-{number:06d}.parquet")
+            sync_folder(self.path)
+            self._next += 1
+            _finish(self.path, journal, names, done=True)
+        except OSError as exc:  # the next open finishes or undoes it (``recover``)
+            raise _error(self.path, f"cannot merge chunks: {exc.strerror}") from None
 
     def close(self) -> None:
         if self._lock_fd is not None:
