@@ -18,12 +18,12 @@ import pytest
 
 from ckdsl import board
 from ckdsl.bots import RandomBot
-from ckdsl.dsl import vocabulary
 from ckdsl.dsl.compiler import pycode
 from ckdsl.dsl.compiler.program import Fn, Names
 from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.program import compile_formula, compile_programs
 from ckdsl.dsl.types import ANY, INTERSECTION, KNIGHT, PLAYER, TILE, Type
+from ckdsl.dsl.vocabulary import players
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.game import Game
@@ -154,7 +154,7 @@ def test_an_expression_gives_what_its_closures_give(text: str, midgame: list[Gam
 
 
 @pytest.mark.skipif(
-    not isinstance(vocabulary._points, FunctionType),
+    not isinstance(players._points, FunctionType),
     reason="the vocabulary is compiled (tools/build_mypyc.py): its functions are called",
 )
 def test_inlined_functions_read_their_arguments_once_and_in_order() -> None:

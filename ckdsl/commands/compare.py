@@ -502,7 +502,9 @@ def _emit(
     wall: float,
     out: Path | None,
 ) -> None:
-    from ckdsl.sim.report import print_report, write_html, write_plots
+    from ckdsl.sim.report.page import write_html
+    from ckdsl.sim.report.plots import write_plots
+    from ckdsl.sim.report.terminal import print_report
 
     if as_json:
         click.echo(report.dumps())

@@ -364,13 +364,15 @@ def _placeholder_problems(
     if not values:
         return []
     from ckdsl.l10n.check import check_languages
-    from ckdsl.session import load_rules
+    from ckdsl.rules.ruleset import load_ruleset
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / f"{REFERENCE}.yaml").write_text(english_text, encoding="utf-8")
         (folder / f"{language}.yaml").write_text(new_text, encoding="utf-8")
-        findings = check_languages(load_rules("base").ruleset, (language,), folder)
+        ruleset, _ = load_ruleset()  # the base rules: what every locale names
+        assert ruleset is not None, "the bundled rules do not load"
+        findings = check_languages(ruleset, (language,), folder)
     out = []
     for finding in findings:
         key = ".".join(str(p) for p in finding.diagnostic.path or ())

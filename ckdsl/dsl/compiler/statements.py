@@ -15,7 +15,7 @@ from ckdsl.dsl.types import (
     fits,
     list_of,
 )
-from ckdsl.dsl.vocabulary import GRANT_TARGETS
+from ckdsl.dsl.vocabulary.verbs import GRANT_TARGETS
 from ckdsl.engine.allow import Env
 from ckdsl.engine.building import cost_of, spots
 from ckdsl.engine.compiled import has

@@ -11,7 +11,6 @@ from typing import Literal
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue, arr, obj
-from ckdsl.sim import stats
 from ckdsl.sim.compare.differences import Comparison, Difference, PairingRow, _compare_pair, _Design
 from ckdsl.sim.compare.specs import (
     REPORT_VERSION,
@@ -25,9 +24,8 @@ from ckdsl.sim.compare.specs import (
 from ckdsl.sim.compare.summaries import RuleSetSummary, _edges, _jsonable, _summary
 from ckdsl.sim.compare.tables import _require, _sorted, game_table
 from ckdsl.sim.compare.verdicts import verdict
-from ckdsl.sim.stats import (
-    MeanMethod,
-)
+from ckdsl.sim.stats.multiplicity import benjamini_hochberg, holm
+from ckdsl.sim.stats.results import MeanMethod
 
 __all__ = [
     "ComparisonReport",
@@ -255,7 +253,10 @@ def compare(
     alpha = 1.0 - level
     adjusted: dict[tuple[str, str], tuple[float | None, bool]] = {}
     sizes: dict[str, int] = {}
-    for family, correct in (("headline", stats.holm), ("exploratory", stats.benjamini_hochberg)):
+    for family, correct in (
+        ("headline", holm),
+        ("exploratory", benjamini_hochberg),
+    ):
         members = [(v, d) for v, diffs, *_ in raw for d in diffs if d.family == family]
         results = correct([d.p for _, d in members], alpha)
         sizes[family] = sum(1 for _, d in members if d.p is not None)

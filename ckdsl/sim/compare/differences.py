@@ -16,15 +16,18 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim import stats
 from ckdsl.sim.compare.specs import PAIRING_METRICS, MetricSpec, _f, _finite
 from ckdsl.sim.compare.summaries import _values
 from ckdsl.sim.compare.tables import paired_blocks
-from ckdsl.sim.stats import (
-    Interval,
-    MeanMethod,
+from ckdsl.sim.stats.means import (
     PairingGain,
+    block_means,
+    diff_independent_mean,
+    diff_paired_mean,
+    pairing_gain,
 )
+from ckdsl.sim.stats.proportions import diff_independent, diff_paired
+from ckdsl.sim.stats.results import Interval, MeanMethod
 
 __all__ = [
     "Comparison",
@@ -147,7 +150,7 @@ def _paired_difference(
     single = x.size > 0 and np.unique(blocks).size == x.size
     if spec.kind == "proportion" and single and complete:
         mean_a, mean_b = float(x.mean()), float(y.mean())
-        result = stats.diff_paired(x, y, level)
+        result = diff_paired(x, y, level)
         table = {
             "both": result.both,
             "only_a": result.only_a,
@@ -174,7 +177,7 @@ def _paired_difference(
     common = np.intersect1d(ids_a, ids_b)
     block_a = means_a[np.isin(ids_a, common)]
     block_b = means_b[np.isin(ids_b, common)]
-    mean = stats.diff_paired_mean(block_a, block_b, level, method, seed)
+    mean = diff_paired_mean(block_a, block_b, level, method, seed)
     diff = Difference(
         spec,
         float(block_a.mean()) if block_a.size else None,
@@ -194,7 +197,7 @@ def _seed_means(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """The seeds with a value and the mean of their values (NaN skipped), by seed."""
     keep = np.isfinite(values)
-    return np.unique(blocks[keep]), stats.block_means(values[keep], blocks[keep])
+    return np.unique(blocks[keep]), block_means(values[keep], blocks[keep])
 
 
 def _gain(
@@ -206,7 +209,7 @@ def _gain(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.simplefilter("ignore", UserWarning)
-        return stats.pairing_gain(a, b)
+        return pairing_gain(a, b)
 
 
 def _independent_difference(
@@ -230,7 +233,7 @@ def _independent_difference(
 
         k1, n1 = round(float(x_all.sum())), int(x_all.size)
         k2, n2 = round(float(y_all.sum())), int(y_all.size)
-        interval = stats.diff_independent(k1, n1, k2, n2, level)
+        interval = diff_independent(k1, n1, k2, n2, level)
         p: float | None = None
         if n1 and n2 and 0 < k1 + k2 < n1 + n2:
             p = _finite(test_proportions_2indep(k2, n2, k1, n1, method="score").pvalue)
@@ -239,8 +242,8 @@ def _independent_difference(
         return Difference(
             spec, mean_a, mean_b, interval, p, "two-proportion score test", n1 + n2, False, family
         )
-    result = stats.diff_independent_mean(
-        stats.block_means(x_all, bx), stats.block_means(y_all, by), level, method, seed
+    result = diff_independent_mean(
+        block_means(x_all, bx), block_means(y_all, by), level, method, seed
     )
     return Difference(
         spec,

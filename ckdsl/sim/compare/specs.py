@@ -18,9 +18,7 @@ import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue
-from ckdsl.sim.stats import (
-    json_float,
-)
+from ckdsl.sim.stats.results import json_float
 
 __all__ = [
     "HEADLINE",

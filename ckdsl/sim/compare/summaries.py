@@ -15,7 +15,6 @@ import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue
-from ckdsl.sim import stats
 from ckdsl.sim.compare.specs import (
     MetricSpec,
     StoreFacts,
@@ -27,11 +26,10 @@ from ckdsl.sim.compare.specs import (
     metric_specs,
 )
 from ckdsl.sim.compare.tables import _require, _sorted, game_table
-from ckdsl.sim.stats import (
-    ChiSquare,
-    Interval,
-    MeanMethod,
-)
+from ckdsl.sim.stats.balance import ChiSquare, seat_balance
+from ckdsl.sim.stats.means import block_means, mean_interval
+from ckdsl.sim.stats.proportions import wilson
+from ckdsl.sim.stats.results import Interval, MeanMethod
 
 __all__ = [
     "BotWin",
@@ -240,10 +238,10 @@ def _summarize_metric(
     values, blocks = _values(table, spec.name)
     n = int(values.size)
     if spec.kind == "proportion":
-        interval = stats.wilson(round(float(values.sum())), n, level)
+        interval = wilson(round(float(values.sum())), n, level)
     else:
-        means = stats.block_means(values, blocks)
-        interval = stats.mean_interval(means, level, method, seed).interval
+        means = block_means(values, blocks)
+        interval = mean_interval(means, level, method, seed).interval
     if n == 0:
         return MetricSummary(spec, 0, interval, None, None, None, None, None, None)
     q1, median, q3 = (float(q) for q in np.quantile(values, [0.25, 0.5, 0.75]))
@@ -351,7 +349,7 @@ def _summary(
     seats = context.seats
     wins = [int(table[f"win_seat_{s + 1}"].sum()) for s in range(seats)]
     win_by_seat = tuple(
-        SeatWin(s + 1, wins[s], games, stats.wilson(wins[s], games, level)) for s in range(seats)
+        SeatWin(s + 1, wins[s], games, wilson(wins[s], games, level)) for s in range(seats)
     )
     # Bots: wins over seats held, from the raw lineups.
     held: dict[str, int] = {}
@@ -378,7 +376,7 @@ def _summary(
             versions.get(bot, ""),
             won[bot],
             held[bot],
-            stats.wilson(won[bot], held[bot], level),
+            wilson(won[bot], held[bot], level),
         )
         for bot in sorted(held)
     )
@@ -407,7 +405,7 @@ def _summary(
         seats=seats,
         win_by_seat=win_by_seat,
         win_by_bot=win_by_bot,
-        seat_balance=stats.seat_balance(wins, finished),
+        seat_balance=seat_balance(wins, finished),
         balance=balance,
         metrics=metrics,
         trajectory=_trajectory(frame),
