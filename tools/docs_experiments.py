@@ -53,6 +53,8 @@ class Block:
     sentences: Sentences | None = None
     timed: str | None = None  # the command whose wall time the block quotes
     slow: bool = False
+    figure: str | None = None  # a figure a command draws, shown below the output
+    command_line: bool = False  # show the command (when the prose around does not)
 
 
 def _simulate_sentences(out: dict[str, str]) -> list[str]:
@@ -116,13 +118,19 @@ BLOCKS = [
                 "40",
                 "--jobs",
                 "2",
+                "--metric",
+                "walls_at_end=count(walls(p))",
                 "--out",
                 "{runs}/sweep",
+                "--plot",
+                "docs/img/sweep-hand-limit.png",
                 "--quiet",
             ],
         },
         shown="run",
         timed="run",
+        figure="img/sweep-hand-limit.png",
+        command_line=True,
     ),
     Block(
         "heuristic-random",
@@ -207,11 +215,17 @@ def run_block(block: Block, runs: Path) -> str:
         if done.returncode != 0:
             raise SystemExit(f"{block.name}: {' '.join(argv)} failed:\n{done.stderr}")
         outputs[name] = done.stdout
-    lines = ["```text", outputs[block.shown].rstrip(), "```", ""]
+    shown = " ".join(a.format(runs="runs") for a in block.commands[block.shown])
+    lines = [f"`ckdsl {shown}`:", ""] if block.command_line else []
+    lines += ["```text", outputs[block.shown].rstrip(), "```", ""]
+    if block.figure is not None:
+        lines += [f"![{block.name}]({block.figure})", ""]
     if block.sentences is not None:
         lines += [s for s in block.sentences(outputs) if s] + [""]
     when = f"{seconds[block.timed]:.0f} s" if block.timed else ""
     lines.append(f"*Measured on {machine()}{'; ' + when if when else ''}.*")
+    if block.timed and seconds[block.timed] < 30:  # nothing was played: say what was timed
+        lines[-1] = lines[-1][:-2] + " (the games were stored already: the time to read them).*"
     return "\n".join(lines)
 
 
