@@ -6,11 +6,11 @@ lists them) in the results folder, one compressed file per game::
 
     DIR/_events/game-000012-0-3.jsonl.gz     (seed_index 12, line-up 0, rotation 3)
 
-one JSON object per line, gzip-compressed (about 5 KB for a game of heuristic bots). The folder's name
-starts with ``_``, so Parquet readers of ``DIR`` skip it. A log is written (whole, then
-renamed into place) before the chunk holding its game's row, so every stored row has
-its log; a kill in between leaves a log without a row, which the game's replay writes
-again identically.
+one JSON object per line, gzip-compressed (about 5 KB for a game of heuristic bots).
+The folder's name starts with ``_``, so Parquet readers of ``DIR`` skip it. A log is
+written (whole, then renamed into place) before the chunk holding its game's row, so
+every stored row has its log; a kill in between leaves a log without a row, which the
+game's replay writes again identically.
 
 Reading them back::
 
