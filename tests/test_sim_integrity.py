@@ -225,7 +225,7 @@ def test_the_manifest_records_the_sources_versions_build_and_rule_texts(tmp_path
     assert manifest["runs"][0]["source_digest"] == made["source_digest"]
 
 
-def test_a_folder_of_other_sources_is_named_when_read_and_refused_when_resumed(
+def test_a_folder_of_other_sources_is_named_when_read_and_refused_when_extended(
     tmp_path: Path,
 ) -> None:
     out = stored(tmp_path / "o")
@@ -238,9 +238,16 @@ def test_a_folder_of_other_sources_is_named_when_read_and_refused_when_resumed(
     [warning] = [w for w in caught if issubclass(w.category, OtherSources)]
     here = provenance.source_digest()[:12]
     assert "abababababab" in str(warning.message) and here in str(warning.message)
-    again = CliRunner().invoke(
-        cli, ["simulate", SHORT5, "--players", RANDOM4, "--games", "2", "--seed", "11",
-              "--out", str(out)],
-    )  # fmt: skip
-    assert again.exit_code == 1
-    assert "other ckdsl sources" in again.stderr and "abababababab" in again.stderr
+
+    def simulate(games: str) -> Any:
+        args = ["simulate", SHORT5, "--players", RANDOM4, "--games", games, "--seed", "11"]
+        return CliRunner().invoke(cli, [*args, "--out", str(out)])
+
+    with pytest.warns(OtherSources, match="abababababab"):  # nothing to add: read, warned
+        assert simulate("2").exit_code == 0
+    more = simulate("3")  # games of these sources would join it: refused
+    assert more.exit_code == 1
+    assert "other ckdsl sources" in more.stderr and "abababababab" in more.stderr
+    with pytest.warns(OtherSources):
+        assert len(read_results(out)) == 2
+    assert "--games 3" not in (out / MANIFEST).read_text()

@@ -86,8 +86,9 @@ def _errorbars(axis: object, xs: Sequence[float], estimates: Sequence[Estimate],
     for e in estimates:
         y = e.estimate if e.estimate is not None else float("nan")
         ys.append(scale * y)
-        low.append(scale * (y - e.low) if e.low is not None else 0.0)
-        high.append(scale * (e.high - y) if e.high is not None else 0.0)
+        # a bootstrap interval of a biased statistic (the spread) may lie beside its estimate
+        low.append(max(0.0, scale * (y - e.low)) if e.low is not None else 0.0)
+        high.append(max(0.0, scale * (e.high - y)) if e.high is not None else 0.0)
     axis.errorbar(  # type: ignore[attr-defined]
         xs, ys, yerr=[low, high], marker="o", capsize=3, linewidth=1.2, label=name
     )

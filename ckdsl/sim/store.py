@@ -27,8 +27,9 @@ readers keep the first (the lowest chunk number).
 The manifest decides what may join a store: the same rule-set label and hash, line-ups,
 bot versions, map, layout, master seed, rotation and engine version, and the same columns.
 Anything else is refused with a :class:`StoreError` naming the manifest and what
-differs; so is a folder made by other ckdsl sources (its games may not be what these
-sources play), which a reader is warned of (:class:`OtherSources`). Each chunk is checked
+differs. A folder made by other ckdsl sources (its games may not be what these sources
+play) takes no new game (:meth:`Store.refuse_other_sources`) and its readers are warned
+(:class:`OtherSources`). Each chunk is checked
 against the manifest when read (:func:`check_chunk`): one holding rows of another rule
 set, master seed, line-up or bots is refused, naming the file. Compaction replaces small
 chunks through a journal, so that a kill never leaves a row twice (:meth:`Store.compact`).
@@ -321,6 +322,10 @@ class Store:
         self.schema: pa.Schema = schema(obj(manifest.get("experiment", {})))
         self.keys: set[Key] = set()
         self._next = 1
+        self.other_sources: str | None = None
+        """Why no game may be added: the folder was made by other ckdsl sources (its
+        rows do not say which run played them, so games of two sources in one folder
+        could never be told apart again). It can still be read."""
 
     @classmethod
     def open(
@@ -353,6 +358,7 @@ class Store:
             identity = {**identity, "columns": [name for name, _, _ in columns(identity)]}
             manifest = cls._manifest(folder, describe, identity, games, kind, command)
             store = cls(folder, manifest, lock_fd)
+            store.other_sources = provenance.source_note(manifest, str(folder))
             store._clean()
             store._read_keys()
         except BaseException:
@@ -395,15 +401,8 @@ class Store:
                     + "; ".join(differ)
                     + ". Give another folder, or delete this one to start over.",
                 )
-            other = provenance.source_note(manifest, str(folder))
-            if other is not None:
-                # Rows of two sources in one folder could not be told apart (the rows do
-                # not say which run played them): refuse, as for another experiment.
-                raise _error(
-                    path,
-                    f"{other}: its games may differ from what these sources play. Give "
-                    "another folder, or run the sources that made it.",
-                )
+            if provenance.source_note(manifest, str(folder)) is not None:
+                return manifest  # read only: ``write`` refuses (see ``other_sources``)
             stored["games"] = max(integer(stored.get("games", 0)), games)
             manifest["runs"] = [*arr(manifest.get("runs", [])), run]
         else:
@@ -472,6 +471,7 @@ class Store:
 
         from ckdsl.sim.experiment import EVENTS
 
+        self.refuse_other_sources()
         fresh = []
         for row in rows:
             key = _key(row)
@@ -521,6 +521,15 @@ class Store:
                 tmp.unlink()
             raise _error(self.path, f"cannot write results: {exc.strerror}") from None
         return tmp
+
+    def refuse_other_sources(self) -> None:
+        """StoreError if the folder was made by other sources (``other_sources``)."""
+        if self.other_sources is not None:
+            raise _error(
+                self.path / MANIFEST,
+                f"{self.other_sources}: games of these sources cannot join it. Give another "
+                "folder, or run the sources that made it.",
+            )
 
     @property
     def next_chunk(self) -> int:
