@@ -195,8 +195,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}; ckdsl "
+        f"{cpu}, {os.cpu_count()} cores (load average {load}); Python "
+        f"{platform.python_version()}; ckdsl "
         f"{describe({'provenance': provenance()})}; engine {native.status()}"
     )
 
@@ -222,10 +224,11 @@ def run_block(block: Block, runs: Path) -> str:
         lines += [f"![{block.name}]({block.figure})", ""]
     if block.sentences is not None:
         lines += [s for s in block.sentences(outputs) if s] + [""]
-    when = f"{seconds[block.timed]:.0f} s" if block.timed else ""
-    lines.append(f"*Measured on {machine()}{'; ' + when if when else ''}.*")
-    if block.timed and seconds[block.timed] < 30:  # nothing was played: say what was timed
-        lines[-1] = lines[-1][:-2] + " (the games were stored already: the time to read them).*"
+    when = ""
+    if block.timed:
+        when = (f"; the command took {seconds[block.timed]:.0f} s (games an earlier run "
+                "stored in its folder are read, not played again)")  # fmt: skip
+    lines.append(f"*Measured on {machine()}{when}.*")
     return "\n".join(lines)
 
 
