@@ -103,6 +103,9 @@ def test_a_search_confirms_its_winner_on_fresh_seeds(tmp_path: Path) -> None:
     assert confirmation["master_seed"] == 6  # fresh seeds
     assert report["reference"] == "points_to_win=5"  # the rule set's own value
     assert "Selection bias" in report["selection_bias"]
+    difference = confirmation["score_difference"]  # winner − own value, paired on fresh seeds
+    assert set(difference) == {"estimate", "low", "high"}
+    assert confirmation["verdict"].startswith(("confirmed", "not confirmed"))
     search_seeds = set(read_results(next((tmp_path / "o" / "search").iterdir()))["seed"])
     fresh_seeds = set(read_results(next((tmp_path / "o" / "confirm").iterdir()))["seed"])
     assert not search_seeds & fresh_seeds

@@ -292,8 +292,8 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
       ckdsl tune base --set points_to_win=10..16 --target turns=80 --plot tune.png
     """
     from ckdsl.sim import require_extra
-    from ckdsl.sim.sweep import analyse
-    from ckdsl.sim.tuning import SELECTION_NOTE, Target, best, search
+    from ckdsl.sim.sweep import analyse, per_seed
+    from ckdsl.sim.tuning import SELECTION_NOTE, Target, best, score_difference, search, verdict
 
     require_extra()
     require_extra("optuna")
@@ -336,11 +336,15 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
         confirm_points = [winner] if winner == current else [winner, current]
         fresh = {p: runner.play(p, fresh_seeds, fresh_seed, "confirm") for p in confirm_points}
         confirmed = analyse(fresh, current, user=user, level=level, seed=fresh_seed)
+        tables = {p: per_seed(frame, user) for p, frame in fresh.items()}
+        difference = score_difference(tables[winner], tables[current], aim, level, fresh_seed)
     ordered = [levels[p] for p in sorted(levels)]
     report = _tune_report(rules, aim, tried, winner, current, levels, confirmed, games,
                           fresh_seeds, fresh_seed, seed, level)  # fmt: skip
     note = SELECTION_NOTE.format(n=len(tried), seeds=games, fresh=fresh_seeds, seed=fresh_seed)
     report["selection_bias"] = note
+    report["confirmation"]["score_difference"] = difference.to_json()
+    report["confirmation"]["verdict"] = verdict(difference)
     if as_json:
         click.echo(json.dumps(report, indent=1, ensure_ascii=False))
     else:
@@ -413,6 +417,8 @@ def _format_tune(report: dict[str, Any], confirmed: Sequence[Level], current: Po
         "",
         f"confirmation on {conf['seeds']} fresh seeds (master seed {conf['master_seed']}), "
         f"paired: winner score {conf['winner_score']}, own value {conf['reference_score']}",
+        f"  winner − own value: {conf['verdict']} (percentile bootstrap over the fresh "
+        "seeds, paired)",
         format_levels(confirmed, current, level, user),
         "",
         report["selection_bias"],

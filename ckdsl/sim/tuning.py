@@ -24,8 +24,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ckdsl.sim.sweep import Level, Number, Point
+from ckdsl.sim.sweep import Estimate, Level, Number, Point
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _Space = Sequence[tuple[str, Sequence[Number]]]
 
@@ -134,3 +138,48 @@ SELECTION_NOTE = (
     "winner's curse). Quote the confirmation on {fresh} fresh seeds (master seed {seed}), "
     "paired against the rule set's own value on those seeds."
 )
+
+
+def score_difference(
+    winner: pd.DataFrame, reference: pd.DataFrame, target: Target, level: float, seed: int
+) -> Estimate:
+    """The winner's score minus the reference's on the same fresh seeds (``per_seed``
+    tables), with a percentile bootstrap interval resampling the seeds both hold (the
+    pairing kept: a resampled seed brings its games under both values). Below 0: the
+    winner meets the target better."""
+    import numpy as np
+
+    common = winner.index.intersection(reference.index)
+    a, b = winner.loc[common], reference.loc[common]
+    columns = [c for c in a.columns if c.startswith("seat") and c[4:].isdigit()]
+    measure = columns if target.value is None else [target.measure]
+    first, second = a[measure].to_numpy(dtype=float), b[measure].to_numpy(dtype=float)
+
+    def score(rows: np.ndarray) -> float:
+        means = (first[rows].mean(axis=0), second[rows].mean(axis=0))
+        if target.value is None:
+            return float(np.ptp(means[0]) - np.ptp(means[1]))
+        return float(abs(means[0][0] - target.value) - abs(means[1][0] - target.value))
+
+    n = len(common)
+    if n == 0:
+        return Estimate(None, None, None)
+    estimate = score(np.arange(n))
+    if n < 2:
+        return Estimate(estimate, None, None)
+    rng = np.random.default_rng(seed)
+    draws = [score(rng.integers(0, n, n)) for _ in range(2000)]
+    low, high = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
+    return Estimate(estimate, float(low), float(high))
+
+
+def verdict(difference: Estimate) -> str:
+    """In words: whether the fresh seeds confirm the winner against the own value."""
+    if difference.high is None or difference.low is None or difference.estimate is None:
+        return "too few fresh seeds to say whether the winner does better"
+    shown = f"{difference.estimate:+.3g} [{difference.low:+.3g}, {difference.high:+.3g}]"
+    if difference.high < 0:
+        return f"confirmed: on fresh seeds the winner meets the target better ({shown})"
+    if difference.low > 0:
+        return f"not confirmed: on fresh seeds the winner does worse ({shown})"
+    return f"not confirmed: on fresh seeds the winner is not shown to do better ({shown})"
