@@ -5,8 +5,8 @@ seeds (``ckdsl.sim.sweep``, ``ckdsl.sim.tuning``)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
-from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -128,7 +128,6 @@ class _Runner:
         self.lineup = tuple(spec.full() for spec in bot_specs(line))
         self.metrics = metrics
         self.folder = folder
-        self.played = 0
 
     def play(self, point: Point, games: int, seed: int, where: str) -> pd.DataFrame:
         from ckdsl.sim.experiment import Experiment
@@ -149,10 +148,9 @@ class _Runner:
         )
         spec = prepared(experiment)
         out = self.folder / where / folder_name(point)
-        command = ["ckdsl", *click.get_current_context().command_path.split()[1:]]
-        result = run_experiment(experiment, spec, out, command=[*command, label(point)],
-                                kind="sweep", **self.options)  # fmt: skip
-        self.played += result.played
+        command = ["ckdsl", *sys.argv[1:]]  # the whole command: it shapes every value's games
+        result = run_experiment(experiment, spec, out, command=command, kind="sweep",
+                                **self.options)  # fmt: skip
         if not self.options["quiet"]:
             click.echo(f"{label(point)}: {result.describe()}", err=True)
         return read_results(out, experiment.keys())
@@ -319,8 +317,7 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
         raise click.BadParameter("the confirmation needs other seeds than the search",
                                  param_hint="--confirm-seed")  # fmt: skip
     options = {"jobs": jobs, "scheduler": scheduler, "quiet": quiet}
-    with ExitStack() as stack:
-        folder = stack.enter_context(results_folder(out, "tune"))
+    with results_folder(out, "tune") as folder:
         runner = _Runner(rules, players, rotate_seats, options, metrics, folder)
         frames: dict[Point, pd.DataFrame] = {}
         levels: dict[Point, Level] = {}
