@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from ckdsl.cli import cli
+from ckdsl.sim.rule_search import Target, best
 from ckdsl.sim.store import read_manifest, read_results
 from ckdsl.sim.sweep import Estimate, Level, grid, label, parse_values
-from ckdsl.sim.tuning import Target, best
 
 RANDOM4 = "random,random,random,random"
 
@@ -90,7 +90,7 @@ def test_the_dose_response_figure_draws_every_value_with_its_interval(tmp_path: 
 
 def test_a_search_confirms_its_winner_on_fresh_seeds(tmp_path: Path) -> None:
     result = invoke(
-        "tune", short_variant(tmp_path), "--set", "points_to_win=4..6", "--target", "turns=30",
+        "search", short_variant(tmp_path), "--set", "points_to_win=4..6", "--target", "turns=30",
         "--trials", "3", "--confirm-games", "2", "--seed", "5", "--out", str(tmp_path / "o"),
         "--json",
     )  # fmt: skip
@@ -118,12 +118,12 @@ def test_sweep_mistakes_are_usage_errors() -> None:
     assert backwards.exit_code == 2 and "low to high" in backwards.stderr
     nothing = invoke("sweep")
     assert nothing.exit_code == 2 and "--set" in nothing.stderr
-    target = invoke("tune", "--set", "hand_limit=7..9", "--target", "speed=3")
+    target = invoke("search", "--set", "hand_limit=7..9", "--target", "speed=3")
     assert target.exit_code == 2 and "no measure 'speed'" in target.stderr
 
 
 def test_the_search_finds_a_minimum_and_scores_each_point_once() -> None:
-    from ckdsl.sim.tuning import search
+    from ckdsl.sim.rule_search import search
 
     calls: list[int] = []
 

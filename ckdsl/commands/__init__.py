@@ -1,6 +1,6 @@
 """The command-line tool's commands beyond the core ones in ``ckdsl.cli``, one module
 per command or two (``board`` and ``watch``, ``bots``, ``tournament``, ``simulate``,
-``compare``, ``sweep`` and ``tune``), and what they share
+``compare``, ``sweep`` and ``search``), and what they share
 (``common``). Each module imports only Click at the top: the libraries a command needs
 (pandas, pyarrow, matplotlib, Dask) load when it runs, so ``ckdsl --help`` stays fast."""
 
@@ -18,8 +18,10 @@ COMMANDS = {
     "simulate": "simulate",
     "compare": "compare",
     "tournament": "tournament",
+    "ladder": "ladder",
+    "tune": "tune",
     "sweep": "sweep",
-    "tune": "sweep",
+    "search": "sweep",
 }
 """Each command of this package by name, with the module that defines it (a module exports
 its Click commands as ``COMMANDS``). A command line imports only the module of the command

@@ -1,6 +1,6 @@
-"""``ckdsl sweep`` and ``ckdsl tune``: a parameter at several values on paired seeds, its
+"""``ckdsl sweep`` and ``ckdsl search``: a parameter at several values on paired seeds, its
 dose-response plot, and a search for the value that meets a target, confirmed on fresh
-seeds (``ckdsl.sim.sweep``, ``ckdsl.sim.tuning``)."""
+seeds (``ckdsl.sim.sweep``, ``ckdsl.sim.rule_search``)."""
 
 from __future__ import annotations
 
@@ -245,7 +245,7 @@ def _plot(path: Path | None, levels: Sequence[Level], title: str, user: Sequence
         click.echo("wrote " + ", ".join(str(p) for p in written), err=True)
 
 
-@click.command("tune")
+@click.command("search")
 @_sweep_options
 @click.option(
     "--target",
@@ -273,7 +273,7 @@ def _plot(path: Path | None, levels: Sequence[Level], title: str, user: Sequence
     default=None,
     help="The master seed of the confirmation (default: --seed + 1): seeds the search never saw.",
 )
-def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, players: str | None,
+def search_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, players: str | None,
                  games: int, seed: int, rotate_seats: bool, jobs: int | None,
                  scheduler: str | None, out: Path | None, plot_path: Path | None, level: float,
                  metrics: tuple[tuple[str, str], ...], keep_events: bool, quiet: bool,
@@ -286,12 +286,19 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
 
     \b
     Examples:
-      ckdsl tune base --set hand_limit=4..14 --target balance --trials 6 --games 40
-      ckdsl tune base --set points_to_win=10..16 --target turns=80 --plot tune.png
+      ckdsl search base --set hand_limit=4..14 --target balance --trials 6 --games 40
+      ckdsl search base --set points_to_win=10..16 --target turns=80 --plot search.png
     """
     from ckdsl.sim import require_extra
+    from ckdsl.sim.rule_search import (
+        SELECTION_NOTE,
+        Target,
+        best,
+        score_difference,
+        search,
+        verdict,
+    )
     from ckdsl.sim.sweep import analyse, per_seed
-    from ckdsl.sim.tuning import SELECTION_NOTE, Target, best, score_difference, search, verdict
 
     require_extra()
     require_extra("optuna")
@@ -317,7 +324,7 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
         raise click.BadParameter("the confirmation needs other seeds than the search",
                                  param_hint="--confirm-seed")  # fmt: skip
     options = {"jobs": jobs, "scheduler": scheduler, "quiet": quiet}
-    with results_folder(out, "tune") as folder:
+    with results_folder(out, "search") as folder:
         runner = _Runner(rules, players, rotate_seats, options, metrics, folder)
         frames: dict[Point, pd.DataFrame] = {}
         levels: dict[Point, Level] = {}
@@ -336,7 +343,7 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
         tables = {p: per_seed(frame, user) for p, frame in fresh.items()}
         difference = score_difference(tables[winner], tables[current], aim, level, fresh_seed)
     ordered = [levels[p] for p in sorted(levels)]
-    report = _tune_report(rules, aim, tried, winner, current, levels, confirmed, games,
+    report = _search_report(rules, aim, tried, winner, current, levels, confirmed, games,
                           fresh_seeds, fresh_seed, seed, level)  # fmt: skip
     note = SELECTION_NOTE.format(n=len(tried), seeds=games, fresh=fresh_seeds, seed=fresh_seed)
     report["selection_bias"] = note
@@ -345,12 +352,12 @@ def tune_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pla
     if as_json:
         click.echo(json.dumps(report, indent=1, ensure_ascii=False))
     else:
-        click.echo(_format_tune(report, confirmed, current, level, user))
+        click.echo(_format_search(report, confirmed, current, level, user))
     _plot(plot_path, ordered, f"{rules}: search for {aim.describe()} ({games} search seeds a "
           "value; winner shaded)", user, [levels[winner]], quiet)  # fmt: skip
 
 
-def _tune_report(rules: str, aim: Any, tried: Sequence[tuple[Point, float]], winner: Point,
+def _search_report(rules: str, aim: Any, tried: Sequence[tuple[Point, float]], winner: Point,
                  current: Point, levels: dict[Point, Level], confirmed: Sequence[Level],
                  games: int, fresh_seeds: int, fresh_seed: int, seed: int,
                  level: float) -> dict[str, Any]:  # fmt: skip
@@ -395,7 +402,7 @@ def _round(value: float) -> float | None:
     )
 
 
-def _format_tune(report: dict[str, Any], confirmed: Sequence[Level], current: Point,
+def _format_search(report: dict[str, Any], confirmed: Sequence[Level], current: Point,
                  level: float, user: Sequence[str]) -> str:  # fmt: skip
     from ckdsl.sim.sweep import format_levels
 
@@ -423,4 +430,4 @@ def _format_tune(report: dict[str, Any], confirmed: Sequence[Level], current: Po
     return "\n".join(lines)
 
 
-COMMANDS = [sweep_command, tune_command]
+COMMANDS = [sweep_command, search_command]
