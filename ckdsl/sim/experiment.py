@@ -250,12 +250,16 @@ class WorkSpec:
 
 def experiment_header(experiment: Experiment, spec: WorkSpec) -> JsonObject:
     """The experiment as a summary reports it (``simulate --json``): what the manifest
-    records, then the seeds, the rotations per seed and the games in all."""
+    records, then the seeds, the rotations per seed, the games in all and the sources
+    that ran (digest and commit: two source trees' outputs are told apart)."""
+    from ckdsl.sim import provenance
+
     return {
         **spec.describe(),
         "games": experiment.games,
         "rotations": len(experiment.rotations),
         "total": experiment.total,
+        "sources": provenance.describe({"provenance": provenance.provenance()}),
     }
 
 
