@@ -72,6 +72,18 @@ def _simulate_sentences(out: dict[str, str]) -> list[str]:
     ]
 
 
+def _finished_sentences(out: dict[str, str]) -> list[str]:
+    summary = json.loads(out["json"])["summary"]
+    share, turns = summary["finished"]["share"], summary["turns"]
+    mean = turns["mean"]
+    return [
+        f"{summary['finished']['games']} of {summary['games']} games end with a winner "
+        f"({100 * share['estimate']:.1f}%, Wilson 95% [{100 * share['low']:.1f}%, "
+        f"{100 * share['high']:.1f}%]); turns per game: mean {mean['estimate']:.1f} "
+        f"[{mean['low']:.1f}, {mean['high']:.1f}], from {turns['min']:.0f} to {turns['max']:.0f}."
+    ]
+
+
 BLOCKS = [
     Block(
         "h500",
@@ -83,6 +95,16 @@ BLOCKS = [
         shown="run",
         sentences=_simulate_sentences,
         timed="run",
+    ),
+    Block(
+        "bots-h500",
+        "docs/bots.md",
+        {
+            "run": ["simulate", "--games", "500", "--jobs", "2", "--out", "{runs}/h500", "--quiet"],
+            "json": ["simulate", "--games", "500", "--out", "{runs}/h500", "--quiet", "--json"],
+        },
+        shown="run",
+        sentences=_finished_sentences,
     ),
     Block(
         "fourteen",
