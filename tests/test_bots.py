@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from ckdsl.bots import BotError, bot_seed, bots, make_bot, parse_players, parse_spec
 from ckdsl.bots.base import _REGISTRY
 from ckdsl.cli import cli
-from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn.game import Game
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((REPO / "examples" / "variants").glob("*.yaml"))

@@ -320,12 +320,12 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
 def test_a_cards_reason_given_as_a_key_is_said_in_the_language(tmp_path: Path) -> None:
     """Issue 17, item 4: `require ... else "key"` in a variant, the key translated in its
     names block: the refusal reads in English and in French from it."""
-    from ckdsl.engine.decisions import IllegalAnswer
-    from ckdsl.engine.notation import parse_answer
+    from ckdsl.core.decisions import IllegalAnswer
     from ckdsl.l10n.catalog import load_catalog
     from ckdsl.l10n.refusals import say
     from ckdsl.scenario.position import apply_position
     from ckdsl.session import GameSetup, load_rules, start
+    from ckdsl.turn.notation import parse_answer
 
     variant = tmp_path / "v.yaml"
     variant.write_text(

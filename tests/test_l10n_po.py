@@ -334,3 +334,46 @@ def test_a_checkouts_own_locales_are_the_ones_checked(tmp_path: Path) -> None:
     assert checkout_locales(checkout / "docs") == checkout / "rules" / "locales"
     assert checkout_locales(tmp_path) is None
     assert checkout_locales(locales_dir().parent.parent) is None  # the bundled ones
+
+
+def test_update_keeps_the_comments_of_the_sources_section(
+    locales_copy: Callable[..., Path],
+) -> None:
+    folder = locales_copy(
+        {
+            "fr.yaml": [
+                ("\nsources:\n", "\nsources:  # fingerprints: do not edit\n"),
+                (
+                    "  cards.smith.text: ",
+                    "  # TRAD: revu par Jeanne le 3 novembre\n  cards.smith.text: ",
+                ),
+            ],
+            "en.yaml": [
+                (
+                    "      Promote up to 2 of your knights for free",
+                    "      Promote up to 3 of your knights for free",
+                )
+            ],
+        }
+    )
+    report = update("fr", folder, confirm=["cards.smith.text"])
+    assert report.confirmed == ["cards.smith.text"]
+    lines = (folder / "fr.yaml").read_text(encoding="utf-8").splitlines()
+    assert "sources:  # fingerprints: do not edit" in lines
+    at = lines.index("  # TRAD: revu par Jeanne le 3 novembre")
+    assert lines[at + 1].startswith("  cards.smith.text: sha256:")
+
+
+def test_a_locale_that_is_not_utf8_is_an_error_not_a_crash(
+    locales_copy: Callable[..., Path], tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    folder = locales_copy()
+    (folder / "fr.yaml").write_bytes(b"language: fr\nnames: {resources: {brick: '\xe9'}}\n")
+    for args in (["update", "fr"], ["export", "fr"]):
+        result = CliRunner().invoke(cli, ["l10n", *args, "--locales", str(folder)])
+        assert result.exit_code == 1, result.output
+        assert "fr.yaml:2:" in result.stderr and "not UTF-8" in result.stderr

@@ -13,7 +13,6 @@ from ckdsl.bots import RandomBot
 from ckdsl.diagnostics import Diagnostic, display_path
 from ckdsl.dsl.explain import explain
 from ckdsl.dsl.program import load_ruleset
-from ckdsl.engine.game import Game
 from ckdsl.l10n.catalog import LANGUAGES, load_catalog
 from ckdsl.l10n.check import Finding
 from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing, drawn_words
@@ -34,6 +33,7 @@ from ckdsl.reports.scenarios import outcome_lines, passed_line, shown
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.scenario.runner import Mismatch, Outcome
 from ckdsl.session import GameSetup, load_board, play, start
+from ckdsl.turn.game import Game
 from ckdsl.validate import Checked, Report
 
 

@@ -24,10 +24,10 @@ from ckdsl.commands.common import (
 from ckdsl.l10n.catalog import REFERENCE, all_languages
 
 if TYPE_CHECKING:
-    from ckdsl.engine.decisions import Option
-    from ckdsl.engine.game import Game
+    from ckdsl.core.decisions import Option
     from ckdsl.l10n.catalog import Catalog
     from ckdsl.table.watch import Step
+    from ckdsl.turn.game import Game
 
 lang_option = click.option(
     "--lang",

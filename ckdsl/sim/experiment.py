@@ -48,10 +48,10 @@ from ckdsl.session import LayoutError, PlayersError
 if TYPE_CHECKING:
     from ckdsl.board import Layout, MapSpec, Topology
     from ckdsl.bots import Bot, BotSpec
-    from ckdsl.engine.compiled import CompiledRules
-    from ckdsl.engine.game import Game
+    from ckdsl.core.compiled import CompiledRules
     from ckdsl.sim.metrics import Cell
     from ckdsl.sim.user_metrics import Evaluate, MetricFormula
+    from ckdsl.turn.game import Game
 
 Key = tuple[int, int, int]
 """A game of an experiment: (seed_index, lineup, rotation)."""
@@ -302,7 +302,7 @@ def prepare(experiment: Experiment) -> WorkSpec:
             )
         )
     versions = tuple(
-        tuple(parse_spec(text).info().version for text in lineup) for lineup in experiment.lineups
+        tuple(parse_spec(text).version() for text in lineup) for lineup in experiment.lineups
     )
     metrics = _user_metrics(ruleset.data, experiment.metrics)
     return WorkSpec(
@@ -372,8 +372,8 @@ def prepared(spec: WorkSpec) -> Prepared:
 
 
 def _compiled(spec: WorkSpec) -> CompiledRules:
+    from ckdsl.core.compiled import compile_rules
     from ckdsl.dsl.program import compile_programs
-    from ckdsl.engine.compiled import compile_rules
     from ckdsl.rules.positions import Positions
     from ckdsl.rules.ruleset import RuleSet
 
@@ -409,7 +409,7 @@ def start_game(ready: Prepared, key: Key) -> tuple[Game, list[Bot]]:
     """The game ``key`` at its start (no log) and its bots, seat by seat."""
     from ckdsl.board import random_layout
     from ckdsl.bots import bot_seed
-    from ckdsl.engine.game import Game
+    from ckdsl.turn.game import Game
 
     spec = ready.spec
     index, lineup, rotation = key

@@ -33,9 +33,9 @@ from ckdsl.jsondata import JsonObject
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ckdsl.dsl.errors import DslError
-    from ckdsl.engine.game import Game
+    from ckdsl.dsl.base.errors import DslError
     from ckdsl.sim.metrics import Cell
+    from ckdsl.turn.game import Game
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,62}")
 """A metric's name: a column name any reader (pandas, SQL) takes as it is."""
@@ -102,7 +102,7 @@ Evaluate = Callable[["Game"], "Cell"]
 
 def evaluator(rules_data: JsonObject, metric: MetricFormula) -> Evaluate:
     """A function giving the metric's value for a finished game (compiled here)."""
-    from ckdsl.engine.allow import Env
+    from ckdsl.core.allow import Env
 
     compiled = _compile(rules_data, metric.formula)
     if isinstance(compiled, list):
@@ -132,9 +132,9 @@ def _compile(
     rules_data: JsonObject, formula: str
 ) -> tuple[Callable[..., object], bool] | list[DslError]:
     """(function, per player) of a formula, or its faults (a list of DslError)."""
+    from ckdsl.dsl.base.types import BOOL, INT, PLAYER
     from ckdsl.dsl.compiler.program import Names
     from ckdsl.dsl.program import compile_formula
-    from ckdsl.dsl.types import BOOL, INT, PLAYER
 
     names = Names.of(rules_data)
     first: list[DslError] = []

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.pieces import points_breakdown
-from ckdsl.engine.state import NOBODY
+from ckdsl.core.decisions import Option
+from ckdsl.core.pieces import points_breakdown
+from ckdsl.core.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.table.answers import localized
+from ckdsl.turn.game import Game
 
 
 def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
