@@ -124,10 +124,22 @@ def _p(p: float) -> str:
     return "< 0.0001" if p < 1e-4 else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
 
-def lineup_name(bots: Sequence[str]) -> str:
-    """A line-up in short: ``"heuristic×4"``, ``"mcts, heuristic×3"`` (default parameters
-    such as ``weights=bundled`` left out)."""
-    short = [b.replace(":weights=bundled", "") for b in bots]
+def lineup_name(bots: Sequence[str], others: Sequence[str] = ()) -> str:
+    """A line-up in short: ``"heuristic×4"``, ``"mcts, heuristic×3"``: each bot by its name
+    alone, unless ``others`` (the bots of every line-up compared) hold another spec of the
+    same name, which then shows in full."""
+    every = {*bots, *others}
+
+    def short(spec: str) -> str:
+        name = spec.split(":", 1)[0]
+        same = {s for s in every if s.split(":", 1)[0] == name}
+        return name if len(same) == 1 else spec
+
+    return _runs([short(b) for b in bots])
+
+
+def _runs(short: Sequence[str]) -> str:
+    """``a, a, b`` → ``"a×2, b"``."""
     parts: list[str] = []
     i = 0
     while i < len(short):
