@@ -104,9 +104,13 @@ class Interaction:
         0.0001): +0.07 [...] with heuristic×4, −1.00 [...] with cautious×4."``"""
         effects = ", ".join(f"{self.effect_text(e.effect)} with {e.lineup}" for e in self.effects)
         if self.test.p is None:
-            return (
-                f"{self.variant}: the effect on {self.label} cannot be compared between line-ups."
-            )
+            estimates = {e.effect.estimate for e in self.effects}
+            if len(estimates) == 1 and None not in estimates:
+                return (
+                    f"{self.variant}: the effect on {self.label} is the same on every seed "
+                    f"under every line-up ({effects}): nothing to test."
+                )
+            return f"{self.variant}: too few seeds to compare the effect on {self.label}."
         p = self.adjusted_p if self.adjusted_p is not None else self.test.p
         stat = f"F({self.test.df1}, {self.test.df2}) = {self.test.f:.2f}, Holm p = {_p(p)}"
         if self.significant:
