@@ -69,6 +69,20 @@ _RULES: StampedCache[str, LoadedRules] = StampedCache(maxsize=8)
 _BOARDS: StampedCache[str, tuple[board.MapSpec, board.Topology]] = StampedCache(maxsize=8)
 
 
+SHIPPED_VARIANTS = ("official", "five_six")
+"""Variants that ship with ckdsl (``examples/variants/``), named without a path anywhere."""
+
+
+def rules_target(name: str) -> str:
+    """``base``, a shipped variant's name (its file), or ``name`` itself (a path): a file
+    of that name where it is run wins, as for a map (``board.map_path``)."""
+    if name in SHIPPED_VARIANTS and not Path(name).exists():
+        shipped = data_root() / "examples" / "variants" / f"{name}.yaml"
+        if shipped.is_file():
+            return str(shipped)
+    return name
+
+
 def load_rules(target: str) -> LoadedRules:
     """The rule set ``target`` loaded, checked and compiled; raises CkdslError if broken.
 
@@ -76,6 +90,7 @@ def load_rules(target: str) -> LoadedRules:
     variant, its ``extends`` chain, the rule folders and their listings) is unchanged: an
     edited variant is reloaded on the next call."""
     _no_nul(target)
+    target = rules_target(target)
     path = base_rules_dir() if target == "base" else Path(target)
     return _RULES.get(str(path.resolve()), lambda: _load_rules(target))
 

@@ -14,8 +14,8 @@ from statsmodels.stats.proportion import (  # type: ignore[import-untyped, unuse
     proportion_confint,
 )
 
+from ckdsl.sim.compare.sensitivity import correct, interactions, lineup_name
 from ckdsl.sim.compare.summaries import turn_edges
-from ckdsl.sim.sensitivity import correct, interactions, lineup_name
 from ckdsl.sim.stats.planning import equivalence, minimum_detectable_effect, seeds_needed
 from ckdsl.sim.stats.seeds import (
     clustered_wilson,

@@ -39,7 +39,7 @@ How the numbers are made
 - **Planning and equivalence.** Each paired difference carries its minimum detectable
   effect at ``power``, and, given a margin, Schuirmann's TOST verdict (``stats.planning``).
 - **Line-ups.** With several line-ups on the same seeds, each headline metric's line-up ×
-  variant interaction, paired on seeds (``ckdsl.sim.sensitivity``).
+  variant interaction, paired on seeds (``ckdsl.sim.compare.sensitivity``).
 - **Pairing gain.** For game length, the first seat's win and the finished share, the
   variance of the paired difference against that of independent samples
   (``stats.pairing_gain``): how many times more seeds an unpaired design would need.

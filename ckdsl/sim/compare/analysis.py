@@ -14,6 +14,8 @@ import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue, arr, obj
 from ckdsl.sim.compare.differences import Comparison, Difference, PairingRow, _compare_pair, _Design
+from ckdsl.sim.compare.sensitivity import Interaction, interactions, lineup_name
+from ckdsl.sim.compare.sensitivity import correct as correct_interactions
 from ckdsl.sim.compare.specs import (
     REPORT_VERSION,
     CompareError,
@@ -29,8 +31,6 @@ from ckdsl.sim.compare.specs import (
 from ckdsl.sim.compare.summaries import RuleSetSummary, _edges, _jsonable, _summary
 from ckdsl.sim.compare.tables import _require, _sorted, game_table, paired_blocks
 from ckdsl.sim.compare.verdicts import verdict
-from ckdsl.sim.sensitivity import Interaction, interactions, lineup_name
-from ckdsl.sim.sensitivity import correct as correct_interactions
 from ckdsl.sim.stats.multiplicity import benjamini_hochberg, holm
 from ckdsl.sim.stats.planning import equivalence, minimum_detectable_effect
 from ckdsl.sim.stats.results import MeanMethod

@@ -48,6 +48,7 @@ from ckdsl.turn.game import Game
 from ckdsl.turn.notation import format_option, parse_answer
 
 LOG_LINES = 60  # the last lines of the log a page shows
+SPECTATOR = -2  # the seat of the plain address: the log masked as at a hot-seat table
 # The page's own words, from the locale (``messages.table_*``).
 PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
@@ -231,6 +232,12 @@ class Room:
                 self.shown[seat, catalog.language] = (self.version, found)
             return found
 
+    def spectate(self, lang: object) -> dict[str, Any]:
+        """What anyone at the plain address sees: the public part of the game only (no
+        hand, no progress card, the log's secrets masked), and no answer to give."""
+        with self.lock:
+            return self._state(SPECTATOR, self._catalog(lang))
+
     def _catalog(self, lang: object) -> Catalog:
         """The catalog of ``lang`` with the table's rule set's names; refused (400) for a
         language there is none of."""
@@ -241,10 +248,13 @@ class Room:
 
     def _state(self, seat: int, catalog: Catalog) -> dict[str, Any]:
         game = self.game
-        view = game.view(seat)
+        watching = seat == SPECTATOR
+        # A spectator is shown only what every seat sees alike in a view (points, counts,
+        # levels): the first seat's view serves for that; its hand is never read.
+        view = game.view(0 if watching else seat)
         state, rules = view.state, view.rules
         colours = rules.names("player_colours")
-        me = state.players[seat]
+        me = None if watching else state.players[seat]
         renderer = log_renderer(game, catalog)
         log = renderer.lines(visible_event(e, seat) for e in game.events[-4 * LOG_LINES :])
         mine = not state.over and game.pending.player == seat
@@ -275,14 +285,17 @@ class Room:
         return {
             "version": self.version,
             "seat": seat,
-            "colour": colours[seat],
+            "spectator": watching,
+            "colour": None if watching else colours[seat],
             "language": catalog.language,
             "languages": list(all_languages()),
             "turn": state.turn,
             "current": state.current,
             "tracks": [catalog.name("tracks", t.id) for t in rules.tracks],
             "players": players,
-            "hand": [
+            "hand": []
+            if me is None
+            else [
                 {"good": g, "name": catalog.good_name(g), "count": me.hand[i]}
                 for i, g in enumerate(rules.goods)
                 if me.hand[i]
@@ -293,9 +306,9 @@ class Room:
                     "name": catalog.card_name(card),
                     "text": catalog.card_text(card),
                 }
-                for card in me.progress
+                for card in ([] if me is None else me.progress)
             ],
-            "board": position_svg(game, catalog, highlight=mine, seat=seat),
+            "board": position_svg(game, catalog, highlight=mine, seat=None if watching else seat),
             "dice": dice,
             "barbarians": {
                 "name": catalog.name("concepts", "barbarians"),
@@ -346,6 +359,8 @@ class Room:
         game = self.game
         colours = game.rules.names("player_colours")
         turn = catalog.message("table_turn", turn=game.state.turn)
+        if seat == SPECTATOR:
+            turn = f"{catalog.message('table_spectator')} · {turn}"
         if game.state.over:
             return f"{turn} · {catalog.message('table_over')}"
         who = catalog.name("colours", colours[game.pending.player])

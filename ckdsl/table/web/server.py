@@ -1,7 +1,8 @@
 """The web table's HTTP side (Starlette, served by uvicorn): a page and a small JSON API.
 
     GET  /                      the page (static files, nothing loaded from elsewhere)
-    GET  /api/state?seat=T&lang=L[&since=V]   what seat T sees ({"version": V} if unchanged)
+    GET  /api/state?seat=T&lang=L[&since=V]   what seat T sees ({"version": V} if unchanged);
+                                without a seat: what a spectator sees (public, read only)
     POST /api/answer  {"seat": T, "answer": "build road 12-13", "lang": L}  (L: of a refusal)
     POST /api/new     {"seat": T | "host": H}             a new game (a fresh seed)
     POST /api/load    {"seat": T | "host": H, "save": "<a save file's text>"}
@@ -78,11 +79,15 @@ def make_app(room: Room) -> Starlette:
 
     async def state(request: Request) -> Response:
         query = request.query_params
-        since = query.get("since")
+        since, token = query.get("since"), query.get("seat")
         if since is not None and since == str(room.version):
-            room.seat_of(query.get("seat"))
+            if token:  # no token: a spectator (a wrong one is refused)
+                room.seat_of(token)
             return JSONResponse({"version": room.version})
-        found = await run_in_threadpool(room.state, query.get("seat"), query.get("lang", "en"))
+        if not token:  # the plain address: the game as anyone may see it
+            found = await run_in_threadpool(room.spectate, query.get("lang", "en"))
+            return JSONResponse(found)
+        found = await run_in_threadpool(room.state, token, query.get("lang", "en"))
         return JSONResponse(found)
 
     async def answer(request: Request) -> Response:

@@ -98,6 +98,9 @@ function show(s) {
     options.append(b);
   }
   $("options-title").hidden = !s.pending.yours;
+  // A spectator (the plain address) has no hand, no answers and no say over the game.
+  for (const id of ["save", "new", "you-title", "hand", "cards"]) $(id).hidden = s.spectator;
+  $("load").parentElement.hidden = s.spectator;
   $("offer").hidden = !s.pending.offers;
   if (s.pending.offers) tradeForm(s.goods);
   text($("details"), s.pending.details || "");
