@@ -79,6 +79,11 @@ def phone(room: Room) -> Iterator[object]:
 def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> None:  # type: ignore[no-untyped-def]
     phone.wait_for_selector("#board svg")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # set-up is chosen on the board: the list of all moves is folded, and opens on screen
+    assert phone.locator("#options button").first.is_hidden()
+    board = phone.locator("#board svg").bounding_box()
+    assert board is not None and board["x"] + board["width"] <= 390
+    phone.locator("#all-moves summary").click()
     box = phone.locator("#options button").first.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390  # the answers on screen
     game = room.game
