@@ -117,7 +117,7 @@ def moments(out: Path) -> None:
         page.screenshot(path=str(path))  # type: ignore[attr-defined]
         print("wrote", path)
 
-    for base in serve(room):
+    for base in serve(room):  # noqa: B007 (``shoot`` reads it)
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
             pages = {
