@@ -27,6 +27,8 @@ COMMANDS = {
     "serve": "serve",
     "simulate": "simulate",
     "compare": "compare",
+    "report": "stored",
+    "plan": "stored",
     "tournament": "tournament",
     "ladder": "ladder",
     "tune": "tune",

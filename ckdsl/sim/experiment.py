@@ -284,7 +284,7 @@ def prepare(experiment: Experiment) -> WorkSpec:
             )
         )
     versions = tuple(
-        tuple(parse_spec(text).info().version for text in lineup) for lineup in experiment.lineups
+        tuple(parse_spec(text).version() for text in lineup) for lineup in experiment.lineups
     )
     return WorkSpec(
         label=experiment.label or ruleset.name,

@@ -3,6 +3,7 @@
 "use strict";
 const params = new URLSearchParams(location.search);
 const seat = params.get("seat") || "";
+const host = params.get("host");  // the host's link only: new, load and save at once
 let lang = params.get("lang") || localStorage.getItem("ckdsl-lang") || "en";
 let version = null;
 let busy = false;
@@ -16,10 +17,10 @@ function make(tag, value) { return text(document.createElement(tag), value ?? ""
 async function call(path, payload) {
   const reply = await fetch(path, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seat, ...payload }),
+    body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? "" : data.error);
+  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error);
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -196,7 +197,7 @@ $("lang").addEventListener("change", () => {
 $("new").addEventListener("click", () => {
   if (confirm(words.confirm_new || "Start a new game?")) call("/api/new", {});
 });
-$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}`; });
+$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}${host ? `&host=${encodeURIComponent(host)}` : ""}`; });
 $("load").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (file && confirm(words.confirm_load || "Load this save?")) await call("/api/load", { save: await file.text() });
