@@ -308,6 +308,8 @@ _SPECS = (
         "steal", _G, "A player steals a card from another.", "the thief",
         FieldSpec("victim", "player", "who is robbed"),
         FieldSpec("good", "good", "the card taken", secret=True, shared_with="victim"),
+        # The thief and the victim are told which card (the others read it masked: "?").
+        messages=(Message("log_steal", when=("good", "?")), Message("log_steal_seen")),
     ),
     _event(
         "build", _G, "A piece is built (or placed in setup).", "the builder",

@@ -465,3 +465,18 @@ def test_the_reference_page_shows_every_event_and_field() -> None:
         assert f"### `{kind}`" in page
         for f in spec.fields:
             assert f"| `{f.name}` | {f.type} |" in page
+
+
+def test_the_thief_and_the_victim_are_told_which_card_was_stolen() -> None:
+    """Review 2026-11-27, friction #9: "Blue steals a card from Red" told nobody which."""
+    from ckdsl.core.view import visible_event
+
+    ruleset, _ = load_ruleset(None)
+    assert ruleset is not None
+    catalog = load_catalog("pl", ruleset)
+    renderer = EventRenderer(catalog, ["red", "blue", "white"], lambda piece, at: str(at))
+    steal = {"event": "steal", "player": 1, "victim": 0, "good": "wool"}
+    told = {seat: renderer.render(visible_event(steal, seat)) for seat in (0, 1, 2)}
+    assert told[1] == "Niebieski kradnie kartę graczowi Czerwonemu: 1 karta wełny"
+    assert told[0] == told[1]  # the victim knows it too
+    assert told[2] == "Niebieski kradnie kartę graczowi Czerwonemu"
