@@ -115,3 +115,12 @@ def test_validate_reads_no_yaml_link_to_a_system_file(files: Path) -> None:
         result = CliRunner().invoke(cli, ["validate", str(named)])
         assert result.exit_code == 1 and "leads to" in result.output
         assert not any(secret in result.output for secret in SHOWN)
+
+
+def test_a_scenarios_rules_given_again_are_not_confined(files: Path) -> None:
+    """As for a save: the rules named on the command line are the user's own word."""
+    scenario = files / "shared" / "s.yaml"
+    scenario.write_text("name: s\nrules: ../creds.yaml\nsteps: []\n", encoding="utf-8")
+    assert run_file(scenario, rules="base").status == "pass"
+    scenario.write_text("name: s\nmap: ../creds.yaml\nsteps: []\n", encoding="utf-8")
+    assert run_file(scenario, rules="base").status == "error"  # the map still is

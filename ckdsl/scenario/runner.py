@@ -122,9 +122,7 @@ def run_file(path: Path, rules: str | None = None) -> Outcome:
         return outcome
     data = obj(doc.data)
     try:
-        setup = _setup(data, path)
-        if rules is not None:  # the command line's rule set, over the scenario's
-            setup = replace(setup, rules=rules_target(rules))
+        setup = _setup(data, path, rules)
         game = start(setup)
     except CkdslError as err:
         at = doc.positions.value(("rules",) if "rules" in data else ())
@@ -238,7 +236,10 @@ def scenario_position(path: Path, steps: int | None = None) -> tuple[Game, GameS
     return game, setup, len(all_steps)
 
 
-def _setup(data: JsonObject, path: Path) -> GameSetup:
+def _setup(data: JsonObject, path: Path, rules_given: str | None = None) -> GameSetup:
+    """The scenario's setup; ``rules_given``: the command line's rule set, over the
+    scenario's (the user's own word: not confined to the scenario's folder)."""
+
     def relative(value: JsonValue, bundled: Iterable[str]) -> str:
         name = text(value)
         return name if name in bundled else str(path.parent / name)
@@ -258,8 +259,11 @@ def _setup(data: JsonObject, path: Path) -> GameSetup:
         players=integer(data.get("players", 4)),
         seed=integer(seed or 0),
     )
-    confine(setup, path, "scenario")
-    return setup
+    if rules_given is None:
+        confine(setup, path, "scenario")
+        return setup
+    confine(replace(setup, rules="base"), path, "scenario")
+    return replace(setup, rules=rules_target(rules_given))
 
 
 class _StepError(Exception):
