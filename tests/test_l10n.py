@@ -256,7 +256,7 @@ def test_player_names_take_the_case_a_message_asks_for() -> None:
     from ckdsl.session import load_rules
 
     ruleset = load_rules("base").ruleset
-    steal = {"event": "steal", "player": 2, "victim": 0}
+    steal = {"event": "steal", "player": 2, "victim": 0, "good": "?"}  # as the others see it
     trade = {"event": "trade", "player": 2, "partner": 3, "give": {"ore": 1}, "get": {"wool": 1}}
     said = {}
     for lang in ("pl", "sr", "sr-Latn", "en"):
