@@ -12,9 +12,9 @@ import pytest
 from ckdsl.bots import BotError, bot_seed, make_bot, parse_spec
 from ckdsl.bots.features import Evaluator, dice_odds, load_weights
 from ckdsl.bots.heuristic import HeuristicBot
-from ckdsl.engine.game import Game
-from ckdsl.engine.state import CITY
+from ckdsl.core.state import CITY
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn.game import Game
 
 # --- the pieces -------------------------------------------------------------------------------
 

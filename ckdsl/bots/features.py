@@ -19,17 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ckdsl.engine import board_rules, improvements, knights, pieces
-from ckdsl.engine.building import cost_of
-from ckdsl.engine.compiled import Bundle
-from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
-from ckdsl.engine.turn import hand_limit
+from ckdsl.core import board_rules, improvements, knights, pieces
+from ckdsl.core.building import cost_of
+from ckdsl.core.compiled import Bundle
+from ckdsl.core.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.stamps import Stamp, StampedCache
+from ckdsl.turn.turn import hand_limit
 
 if TYPE_CHECKING:
     from ckdsl.board import Topology
-    from ckdsl.engine.compiled import CompiledRules
-    from ckdsl.engine.game import Game
+    from ckdsl.core.compiled import CompiledRules
+    from ckdsl.turn.game import Game
 
 TARGETS = ("settlement", "city", "city_wall", "knight", "activate", "promote", "improvement",
            "road")  # fmt: skip
@@ -226,7 +226,7 @@ _READ_PARTS = frozenset({"points", "current", "buildings", "knights"})
 
 
 def formulas_kept(*reads: frozenset[str] | None) -> bool | None:
-    """Whether formulas that read these parts of the state (``ckdsl.dsl.registry.READS``;
+    """Whether formulas that read these parts of the state (``ckdsl.dsl.base.registry.READS``;
     None: anything) may be kept (``Evaluator.formulas``): None if not, else whether the
     key must hold the points."""
     if any(r is None or not r <= _READ_PARTS for r in reads):
@@ -279,7 +279,7 @@ class Evaluator:
     settlement spots and what they would produce, the improvements' prices, what the
     levels and the trade rates are worth) is kept, keyed by everything it reads (the
     production and the spots under the game's yield and board stamps, which the engine
-    renews whenever what they read changes, ``ckdsl.engine.derived``), and computed the
+    renews whenever what they read changes, ``ckdsl.core.derived``), and computed the
     same way whenever it is computed: the same inputs give the same floats, kept or not.
     The rule set's formulas (defence, the barbarians' strength, the hand limit) are kept
     by what they read when the vocabulary declares it (``Formulas``), else asked every
@@ -350,7 +350,7 @@ class Evaluator:
 
     def productions(self, game: Game) -> list[tuple[list[float], float]]:
         """Every player's production and its value, kept under the game's yield stamps
-        (``ckdsl.engine.derived``: new ones whenever a building next to a numbered tile,
+        (``ckdsl.core.derived``: new ones whenever a building next to a numbered tile,
         the robber or the number tokens change, which is everything this reads): a
         search values many positions that differ in a hand, a road or a knight, not in
         the buildings. Not to be changed by the caller."""
@@ -564,7 +564,7 @@ class Evaluator:
 
     def spots(self, game: Game, player: int) -> tuple[list[int], list[int]]:
         """The settlement spots on the player's network (``settlement_spots``) and one
-        road away (``near_spots``), kept under the game's board stamp (``ckdsl.engine.
+        road away (``near_spots``), kept under the game's board stamp (``ckdsl.core.
         derived``: a new one whenever a building, a road or a knight is placed, moved or
         removed, which is everything these read). Not to be changed by the caller."""
         key = (player, game.board_stamp)

@@ -36,12 +36,12 @@ from ckdsl.bots.features import (
     city_value,
     load_weights,
 )
-from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
-from ckdsl.engine.tasks import RespondTask, expect
+from ckdsl.core.decisions import Decision, IllegalAnswer, Option
+from ckdsl.core.tasks import RespondTask, expect
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
-    from ckdsl.engine.view import PlayerView
+    from ckdsl.core.view import PlayerView
+    from ckdsl.turn.game import Game
 
 # 2: choices looked at one answer ahead (was two), setup spots shortlisted, and no second
 # look at the main phase after an offer nobody took.
