@@ -124,12 +124,18 @@ def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Pa
              '  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}'),
         ]},
     )  # fmt: skip
+    copies = (
+        (folder / "en.yaml")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        .index('  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}')
+    )
     assert findings(base, folder, "en") == [
         ("missing", "en.yaml:31:3: missing: names.resources.brick has no English text "
                     "[$.names.resources.brick]"),
         ("extra", "en.yaml:36:5: unknown id: names.resources.oar is not in the rule set "
                   "(did you mean 'ore'?) [$.names.resources.oar]"),
-        ("plural", "en.yaml:258:58: English does not use the plural form 'few' "
+        ("plural", f"en.yaml:{copies + 1}:58: English does not use the plural form 'few' "
                    "[$.messages.copies.few]"),
     ]  # fmt: skip
 

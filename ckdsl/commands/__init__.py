@@ -28,6 +28,8 @@ COMMANDS = {
     "simulate": "simulate",
     "compare": "compare",
     "tournament": "tournament",
+    "ladder": "ladder",
+    "tune": "tune",
 }
 """Each command of this package by name, with the module that defines it (a module exports
 its Click commands as ``COMMANDS``). A command line imports only the module of the command

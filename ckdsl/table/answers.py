@@ -47,6 +47,8 @@ def _value(game: Game, catalog: Catalog, option: Option, at: int) -> str:
         return catalog.name("tracks", value)
     if verb == "reward":
         return catalog.name("decks", value)
+    if verb == "action":
+        return catalog.name("actions", value)
     if verb in ("discard", "take"):
         return catalog.good_name(value)
     if verb == "bank":  # at the player's rate: "4 grain" for "1 brick"

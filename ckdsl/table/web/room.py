@@ -28,7 +28,13 @@ from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
 from ckdsl.table.answers import localized
-from ckdsl.table.status import pending_details, source_name, title_line
+from ckdsl.table.status import (
+    counter_line,
+    decision_name,
+    pending_details,
+    source_name,
+    title_line,
+)
 from ckdsl.turn.game import Game
 from ckdsl.turn.notation import format_option, parse_answer
 
@@ -242,6 +248,7 @@ class Room:
                 ),
             },
             "titles": title_line(game, catalog),
+            "counters": counter_line(game, catalog),
             "rules": {
                 "name": ruleset.name,
                 "description": ruleset.description,
@@ -281,8 +288,4 @@ class Room:
             return f"{turn} · {catalog.message('table_over')}"
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
-        kind = game.pending.kind
-        said = (
-            catalog.message(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
-        )
-        return f"{turn} · {catalog.message(key, player=who)} ({said})"
+        return f"{turn} · {catalog.message(key, player=who)} ({decision_name(game, catalog)})"

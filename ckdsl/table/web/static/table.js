@@ -106,6 +106,7 @@ function show(s) {
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
   text($("titles"), `${w.titles}: ${s.titles}`);
+  text($("counters"), s.counters);
   const r = s.rules;
   $("rules-text").replaceChildren(
     make("div", `${r.name}${r.description ? ": " + r.description : ""}`),
