@@ -26,8 +26,8 @@ import yaml
 
 from ckdsl.bots import bot_seed, parse_players
 from ckdsl.bots.descriptors import NAMES, Describer
-from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.turn.game import Game
 
 
 def positions(rules: str, players: str, seed: int) -> tuple[list[list[float]], list[int], int]:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl.engine import board_rules
-from ckdsl.engine.compiled import Bundle
-from ckdsl.engine.state import CITY, EMPTY, NOBODY
-from ckdsl.engine.turn import hand_limit
+from ckdsl.core import board_rules
+from ckdsl.core.compiled import Bundle
+from ckdsl.core.state import CITY, EMPTY, NOBODY
+from ckdsl.turn.turn import hand_limit
 
 if TYPE_CHECKING:
-    from ckdsl.engine.compiled import CompiledRules
-    from ckdsl.engine.game import Game
+    from ckdsl.core.compiled import CompiledRules
+    from ckdsl.turn.game import Game
 
 NAMES: tuple[str, ...] = (
     "points",  # my victory points

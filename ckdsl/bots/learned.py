@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotError, BotInfo, Param, register
 from ckdsl.bots.descriptors import NAMES, Describer
-from ckdsl.engine.decisions import IllegalAnswer, Option
+from ckdsl.core.decisions import IllegalAnswer, Option
 from ckdsl.paths import rules_dir
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
-    from ckdsl.engine.view import PlayerView
+    from ckdsl.core.view import PlayerView
+    from ckdsl.turn.game import Game
 
 # 2: the bundled model's five main coefficients tuned by ``ckdsl tune`` (its record.tuned):
 # 14 of 200 games won against three heuristic bots, 7.0% [4.2%, 11.4%], against 2.5%

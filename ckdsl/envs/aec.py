@@ -39,11 +39,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ckdsl.bots.descriptors import NAMES, Describer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option
-from ckdsl.engine.state import NOBODY
-from ckdsl.engine.view import PlayerView
+from ckdsl.core.state import NOBODY
+from ckdsl.core.view import PlayerView
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option
 
 KINDS = ("setup_settlement", "setup_city", "setup_road", "roll", "main", "discard",
          "robber", "steal", "respond", "partner")  # fmt: skip
