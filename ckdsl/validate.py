@@ -24,7 +24,7 @@ from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
 from ckdsl.rules.yamlload import load_yaml, remembered
-from ckdsl.userfiles import MAX_FOLDER_DEPTH
+from ckdsl.userfiles import MAX_FOLDER_DEPTH, YAML_SUFFIXES, yaml_suffix_problem
 
 if TYPE_CHECKING:
     from ckdsl.core.values import Value
@@ -135,6 +135,11 @@ def _validate_one(
             return
         for file in yaml_files:  # variants or locales, each on its own
             _validate_one(file, report, reference, seen, loaded)
+        return
+    problem = yaml_suffix_problem(path) if path.suffix.lower() in YAML_SUFFIXES else None
+    if problem is not None:  # a .yaml name leading to a system file: never read
+        report.diagnostics.append(Diagnostic(str(path), 0, 0, problem))
+        report.checked.append(Checked(str(path), "unknown", False))
         return
     kind = _kind(path)
     if kind == "variant":

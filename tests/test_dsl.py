@@ -492,24 +492,26 @@ def test_an_effect_asking_for_what_the_board_lacks_ends_with_a_reason(tmp_path: 
 def test_the_grammar_is_cached_where_it_can_be(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The parser Lark builds is kept in the user's cache folder and parses alike when
-    loaded from it; with no writable folder, or CKDSL_NO_CACHE, nothing is cached."""
+    """The parser Lark builds is kept in the user's cache folder (an entry of
+    ``ckdsl.rules.disk``, checked before it is read) and parses alike when loaded from
+    it; with no writable folder, or CKDSL_NO_CACHE, nothing is cached."""
     from ckdsl.dsl import parser
+    from ckdsl.rules import disk
 
     text = "for p in opponents where count(cities(p)) > 1:\n    take 1 ore from p"
     plain = repr(parser.parse(text))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("CKDSL_NO_CACHE", raising=False)
+    hits = disk.COUNTS["parser", "hit"]
     for _ in range(2):  # the first builds and saves it, the second loads it
         parser._lark.cache_clear()
         assert repr(parser.parse(text)) == plain
-    assert [p.name for p in (tmp_path / "ckdsl").iterdir()] == [
-        Path(str(parser.grammar_cache())).name
-    ]
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
-    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
-    assert parser.grammar_cache() is False
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setenv("CKDSL_NO_CACHE", "1")
-    assert parser.grammar_cache() is False
+    assert disk.COUNTS["parser", "hit"] == hits + 1
+    assert len(list((tmp_path / "ckdsl").glob("parser-*.pickle"))) == 1
+    for setting, value in (("XDG_CACHE_HOME", str(tmp_path / "file")), ("CKDSL_NO_CACHE", "1")):
+        (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+        monkeypatch.setenv(setting, value)
+        parser._lark.cache_clear()
+        assert repr(parser.parse(text)) == plain
+        assert disk.COUNTS["parser", "hit"] == hits + 1
     parser._lark.cache_clear()

@@ -226,6 +226,29 @@ FUNCTION_CASES = [
         values={"[edge(8, 12), edge(12, 8)]": Edges("8-12", "8-12")},
     ),
     case(
+        "neighbours(intersection, intersection)",
+        position=BOARD,
+        values={"[neighbours(8, 12), neighbours(12, 8), neighbours(12, 13)]": [True, True, False]},
+    ),
+    case(
+        "harbor(intersection); harbors(player)",
+        position=BOARD,  # red: cities on 0 (a harbor) and 26 (a harbor), a settlement on 13
+        values={"[harbor(0), harbor(13)]": [True, False], "harbors(me)": [0, 26]},
+    ),
+    case(
+        "goods_of(terrain); commodity_of(track); track_of(commodity)",
+        position=BOARD,
+        values={
+            "[goods_of(pasture), goods_of(hills), goods_of(desert)]": [
+                ["wool", "cloth"],
+                ["brick"],
+                [],
+            ],
+            "[commodity_of(science), commodity_of(trade)]": ["paper", "cloth"],
+            "[track_of(paper), track_of(coin)]": ["science", "politics"],
+        },
+    ),
+    case(
         "tiles_of(terrain)",
         position=BOARD,
         values={"tiles_of(hills)": [4, 6, 16], "tiles_of(gold)": []},
@@ -645,6 +668,17 @@ VERB_CASES = [
         expect={"barbarians": 0, "attacks": 1, "robber_unlocked": False},
     ),
     case(
+        "roll",
+        effect="roll again",
+        position=at({"turn": "red"}, red={"settlements": [13]}),
+        before=((2, 4, "ship"),),
+        expect={
+            "hand": {"red": {"brick": 1}},
+            "barbarians": 1,
+            "log": [{"event": "roll", "player": "red", "total": 6}],
+        },
+    ),
+    case(
         "unlock",
         effect="unlock robber",
         position=BLUES_TURN,
@@ -718,6 +752,27 @@ VERB_CASES = [
             "walls": {"red": []},
             "points": {"red": 1},
             "supply": {"red": {"city": 4, "settlement": 4, "city_wall": 3}},
+        },
+    ),
+    case(
+        "remove settlement; remove city; remove wall",
+        effect="remove wall 0\nremove settlement 13\nremove city 26\nremove city 13",
+        position=at(
+            {**BLUES_TURN, "metropolises": {"science": 26}},
+            red={
+                "cities": [0, 26],
+                "walls": [0, 26],
+                "settlements": [13],
+                "levels": {"science": 4},
+            },
+        ),
+        expect={
+            "settlements": {"red": []},
+            "cities": {"red": [0]},
+            "walls": {"red": []},
+            "metropolises": {"science": None},
+            "points": {"red": 2},
+            "supply": {"red": {"city": 3, "settlement": 5, "city_wall": 3}},
         },
     ),
     case(

@@ -78,6 +78,12 @@ class BotSpec:
     def info(self) -> BotInfo:
         return bot_info(self.name)
 
+    def version(self) -> str:
+        """The version this spec plays: its ``version`` parameter for a bot that keeps
+        earlier versions playable (``heuristic:version=2``), else the bot's own."""
+        given = dict(self.params).get("version")
+        return self.info().version if given is None else str(given)
+
     def full(self) -> str:
         """The spec with every parameter, defaults included: what results record."""
         info = self.info()

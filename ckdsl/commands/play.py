@@ -71,6 +71,12 @@ def _print_game(game: Game, lang: str, ruleset: RuleSet, as_json: bool) -> None:
     default=None,
     help="With a human seat: seconds between the bots' moves (default 0.3 on a terminal).",
 )
+@click.option(
+    "--ask-always",
+    is_flag=True,
+    help="With a human seat: ask even when there is one answer (by default the table gives "
+    "it and says so: a bot's offer you can only decline, the one city to lose).",
+)
 @lang_option("Language of the game log.")
 @rules_option
 @json_option
@@ -82,6 +88,7 @@ def play(
     layout: str | None,
     save_path: Path | None,
     delay: float | None,
+    ask_always: bool,
     lang: str,
     rules: Path | None,
     as_json: bool,
@@ -112,7 +119,7 @@ def play(
     _check_save_path(save_path, setup)
     game = _started(setup)
     if None in seats:
-        _play_at_table(game, setup, seats, lang, delay, save_path)
+        _play_at_table(game, setup, seats, lang, delay, save_path, ask_always)
         return
     bots = [seat for seat in seats if seat is not None]
     run_bots(game, bots)
@@ -173,13 +180,16 @@ def _play_at_table(
     lang: str,
     delay: float | None,
     save_path: Path | None,
+    ask_always: bool = False,
 ) -> None:
     from ckdsl.session import load_rules
     from ckdsl.table.terminal import play_at_table
 
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     pace = delay if delay is not None else (0.3 if sys.stdout.isatty() else 0.0)
-    game, code = play_at_table(setup, seats, catalog, delay=pace, save_path=save_path, game=game)
+    game, code = play_at_table(
+        setup, seats, catalog, delay=pace, save_path=save_path, game=game, ask_forced=ask_always
+    )
     if save_path is not None and code == 0 and game.state.over:
         if not _save_or_keep(save_path, game, setup):
             sys.exit(EXIT_FINDINGS)

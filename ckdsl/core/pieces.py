@@ -74,10 +74,43 @@ def reduce_city(game: Game, i: int, *, damaged: bool) -> None:
         me.supply["city"] += 1
         state.building[i] = SETTLEMENT
     else:
-        return  # no settlement piece to put in its place
+        return  # no settlement piece to put in its place (the `downgrade` verb says so)
     game.yields_changed(game.topo.inter_tiles[i])
     game.add_points(player, points["settlement"] - points["city"])
     game.log("pillaged", player, at=i, damaged=damaged)
+
+
+def remove_building(game: Game, i: int) -> None:
+    """Take the settlement or city on ``i`` off the board, back to its owner's supply (a
+    damaged city: its city piece), with its wall; a metropolis on it is lost (free to be
+    taken again), its harbor no longer serves, and the roads it cut join again."""
+    state, rules = game.state, game.rules
+    player = state.owner[i]
+    if player == NOBODY:
+        return
+    kind = state.building[i]
+    me = state.players[player]
+    remove_wall(game, i)
+    for track, at in enumerate(state.metropolis):
+        if at == i:
+            state.metropolis[track] = NOBODY
+            state.metropolis_kept[track] = False
+            game.add_points(player, -rules.points["metropolis"])
+    game.add_points(player, -rules.points["city" if kind == CITY else "settlement"])
+    me.supply[BUILDING_PIECE[kind]] += 1
+    me.buildings.remove(i)
+    state.building[i], state.owner[i] = EMPTY, NOBODY
+    if i in game.harbor_at:  # the rates of the harbors still held
+        me.harbor_rates = [rules.number("bank_trade_rate")] * len(me.harbor_rates)
+        for b in me.buildings:
+            _harbor(game, player, b)
+        refresh_rates(game, player)
+    game.board_changed()
+    game.yields_changed(game.topo.inter_tiles[i])
+    game.log("removed", player, piece=BUILDING_PIECE[kind], at=i)
+    for q, other in enumerate(state.players):  # a road cut at ``i`` runs through again
+        other.road_length = board_rules.longest_road(game.topo, state, q)
+    award_longest_road(game)
 
 
 def place_wall(game: Game, player: int, i: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ckdsl import rng
 from ckdsl.core import derived
 from ckdsl.core.compiled import Bundle
 from ckdsl.core.frames import ability_tasks
@@ -71,3 +72,25 @@ def _shortage(
             else:
                 owed[takers[0]][g] = bank[g]
     return {p: tuple(due.items()) for p, due in owed.items()}
+
+
+def roll_dice(game: Game, player: int) -> None:
+    """``player`` rolls the three dice (docs/rules.md, "The roll"): the faces a scenario
+    fixed, else three draws from the game's dice stream; the Alchemist's chosen production
+    dice replace the first two. The rule set's `after_roll` hook is the caller's."""
+    state, rules = game.state, game.rules
+    if state.fixed_rolls:  # a scenario fixed these dice
+        white, red, face = state.fixed_rolls.pop(0)
+    else:
+        # Three draws from the dice stream on every roll, even when a card has set the
+        # production dice, so the rolls of two games on one seed stay in step.
+        streams = state.rng
+        white = rng.choice(streams, "dice", rules.white_faces)
+        red = rng.choice(streams, "dice", rules.red_faces)
+        face = rng.choice(streams, "dice", rules.event_faces)
+    if state.next_dice is not None:  # Alchemist: the production dice were chosen
+        white, red = state.next_dice
+        state.next_dice = None
+    state.dice = (white, red, face)
+    state.rolled = True
+    game.log("roll", player, white=white, red=red, face=face, total=white + red)

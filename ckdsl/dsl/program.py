@@ -72,6 +72,7 @@ ENTRY_HOOKS: dict[str, dict[str, Type]] = {
     "between_turns": {},  # after a turn's end, before the next begins (me: who ended)
     "city_lost": {"c": CITY},  # the barbarians take a city (me: its owner; c: the city)
     "knight_acted": {"k": KNIGHT},  # knight k of me moved, displaced or chased the robber
+    "card_played": {"c": CARD},  # me plays progress card c (before its effect)
 }
 """The hooks the turn machine runs itself, with their variables: the contract between
 the engine and a rule set. Every other hook runs only when a hook says `run` it."""
@@ -93,6 +94,7 @@ MOVES: dict[str, dict[str, Type]] = {
     "play": {"c": CARD},
     "bank": {"give": GOOD, "get": GOOD},  # a trade with the bank
     "offer": {},  # an offer to the other players
+    "steal": {"victim": PLAYER},  # a card stolen from victim (a 7, a chase, a card's `steal`)
 }
 """The built-in moves and the variables of their `allow` conditions (``me``: who moves)."""
 

@@ -242,6 +242,7 @@ def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]
                     frame["picked"] = []
                     pc += 1
                 elif target < 0:  # nothing to choose: the effect ends here
+                    game.empty_choices.append((frame["src"], frame["id"], program.lines[pc]))
                     break
                 else:
                     pc = target

@@ -97,6 +97,7 @@ def play(game: Game, player: int, card: str) -> None:
     game.state.players[player].progress.remove(card)
     game.log("play", player, card=card)
     start_card(game, player, card)
+    game.run_hook("card_played", player, {"c": card})  # before the card's effect
 
 
 def _on_play(game: Game, player: int, option: Option) -> None:

@@ -182,6 +182,9 @@ class Game:
         self.points_changes = 0  # how many times points changed (``add_points``)
         self.hook_depth = 0  # hooks running inside one another now (``run_hook``)
         self.hooks_run = 0  # hooks run since the last answer (``runtime.MAX_HOOK_RUNS``)
+        # Effects that ended on a choice with nothing to choose: (source, id, line of the
+        # effect), for ``ckdsl validate --play`` (not part of the state, nor of a copy).
+        self.empty_choices: list[tuple[str, str, int]] = []
         # When the win condition was last found unmet: points_changes and whose turn.
         self._win_checked, self._win_current = -1, -1
         self.history: list[Option] = []  # every answer applied, in order (the save file)
@@ -206,6 +209,7 @@ class Game:
         new.events = self.events[:] if new.logging and self.logging else []
         new._listeners = ()
         new.playable = {}  # its points will change apart from this game's: not shared
+        new.empty_choices = []
         return new
 
     def with_hidden(self, state: GameState) -> Game:
@@ -219,6 +223,7 @@ class Game:
         new.history, new.events, new.logging, new._listeners = [], [], False, ()
         new._decision, new._settled, new._win_checked = None, False, -1
         new.playable = {}  # keyed by its points counter, which will part from this game's
+        new.empty_choices = []
         return new
 
     def _shallow_copy(self) -> Game:
@@ -234,7 +239,7 @@ class Game:
         new.yield_stamps, new.playable = self.yield_stamps, self.playable
         new._decision, new._settled = self._decision, self._settled
         new.points_changes, new.hook_depth = self.points_changes, self.hook_depth
-        new.hooks_run = self.hooks_run
+        new.hooks_run, new.empty_choices = self.hooks_run, self.empty_choices
         new._win_checked, new._win_current = self._win_checked, self._win_current
         new.history, new.events, new.logging = self.history, self.events, self.logging
         new._listeners = self._listeners

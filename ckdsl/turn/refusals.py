@@ -250,7 +250,7 @@ def _steal(game: Game, player: int, option: Option) -> Refusal | None:
         return Refusal("refused_steal_far", {"victim": victim, "tile": tile})
     if not sum(state.players[q].hand):
         return Refusal("refused_steal_empty", {"victim": victim})
-    return None
+    return unmet(game, "steal", player, victim=q)
 
 
 def _reward(game: Game, player: int, option: Option) -> Refusal | None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ckdsl import rng
 from ckdsl.core import pieces, progress
 from ckdsl.core.allow import Env, allowed_items
 from ckdsl.core.decisions import Asked, Decision, Option, Verb, new_decision
 from ckdsl.core.frames import count_down
 from ckdsl.core.hands import move_one, steal
+from ckdsl.core.production import roll_dice
 from ckdsl.core.state import NOBODY
 from ckdsl.core.tasks import (
     BeginTurnTask,
@@ -52,22 +52,7 @@ def _on_roll(game: Game, player: int, option: Option) -> None:
     if option[0] == "play":
         cards.play(game, player, option[1])
         return
-    state, rules = game.state, game.rules
-    if state.fixed_rolls:  # a scenario fixed these dice
-        white, red, face = state.fixed_rolls.pop(0)
-    else:
-        # Three draws from the dice stream on every roll, even when a card has set the
-        # production dice, so the rolls of two games on one seed stay in step.
-        streams = state.rng
-        white = rng.choice(streams, "dice", rules.white_faces)
-        red = rng.choice(streams, "dice", rules.red_faces)
-        face = rng.choice(streams, "dice", rules.event_faces)
-    if state.next_dice is not None:  # Alchemist: the production dice were chosen
-        white, red = state.next_dice
-        state.next_dice = None
-    state.dice = (white, red, face)
-    state.rolled = True
-    game.log("roll", player, white=white, red=red, face=face, total=white + red)
+    roll_dice(game, player)
     game.run_hook("after_roll", player)
 
 
@@ -118,14 +103,16 @@ def _on_robber(game: Game, player: int, option: Option) -> None:
 
 
 def victims(game: Game, player: int, tile: int) -> list[int]:
-    """Players other than ``player`` with a building next to ``tile`` and a card to lose."""
+    """Players other than ``player`` with a building next to ``tile`` and a card to lose,
+    whom the rule set's `steal` condition allows ``player`` to rob."""
     state = game.state
     found = {
         state.owner[i]
         for i in game.topo.tile_corners[tile]
         if state.owner[i] not in (NOBODY, player)
     }
-    return sorted(q for q in found if sum(state.players[q].hand))
+    near = sorted(q for q in found if sum(state.players[q].hand))
+    return list(allowed_items(game, "steal", player, "victim", near))
 
 
 def _steal_options(game: Game, task: Task) -> tuple[Option, ...]:

@@ -143,6 +143,9 @@ class Compiler(ExpressionCompiler):
 
     def _for(self, stmt: ast.For) -> None:
         source, item = self.selection(stmt.source)
+        if stmt.var in self.scope:  # after the loop it would name the loop's last item
+            self.error(stmt, f"'{stmt.var}' already names a variable here: give the loop's "
+                       "items a name of their own")  # fmt: skip
         saved = self.bind(stmt.var, item)
         where = self.condition(stmt.where, "`where`") if stmt.where else None
         source, where = finish(source), finish_opt(where)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ckdsl.core import pieces
 from ckdsl.core.allow import Env, allowed
-from ckdsl.core.production import produce
+from ckdsl.core.production import produce, roll_dice
 from ckdsl.core.state import ACTION, ACTIVATED_THIS_TURN, NOBODY, PROMOTION
+from ckdsl.core.state import CITY as CITY_KIND
 from ckdsl.core.tasks import PhaseTask, PillageTask, RewardTask, RobberTask
 from ckdsl.core.values import name, number
 from ckdsl.dsl.base.errors import EffectFailure
@@ -198,6 +199,18 @@ def _reset(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
 
 
 @verb(
+    "roll",
+    (Param("what", words("again")),),
+    "I roll the three dice again (from the game's dice stream) and the `after_roll` hook "
+    "runs for the new roll; the effect then goes on (write `stop` after it in `after_roll`)",
+    example="roll again",
+)
+def _roll_again(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
+    roll_dice(env.game, env.me)
+    env.game.run_hook("after_roll", env.me)
+
+
+@verb(
     "unlock",
     (Param("what", words("robber")),),
     "the robber may move from now on",
@@ -261,11 +274,20 @@ def _pillage(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> N
 @verb(
     "downgrade",
     (Param("city", CITY),),
-    "city c becomes a settlement (a settlement piece from its owner's supply) and loses its wall",
+    "city c becomes a settlement (a settlement piece from its owner's supply) and loses its "
+    "wall; with no settlement piece left the effect stops there, and the log says so",
     example="downgrade c",
 )
 def _downgrade(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
-    pieces.reduce_city(env.game, number(args[0]), damaged=False)
+    game, i = env.game, number(args[0])
+    owner = game.state.owner[i]
+    lacking = owner != NOBODY and game.state.players[owner].supply["settlement"] <= 0
+    if lacking and game.state.building[i] == CITY_KIND:
+        raise EffectFailure(
+            f"no settlement piece is left for the city at {i} to become (`damage c` or "
+            "`remove city c` say what happens then)"
+        )
+    pieces.reduce_city(game, i, damaged=False)
 
 
 @verb(

@@ -3,6 +3,7 @@
 "use strict";
 const params = new URLSearchParams(location.search);
 const seat = params.get("seat") || "";
+const host = params.get("host");  // the host's link only: new, load and save at once
 let lang = params.get("lang") || localStorage.getItem("ckdsl-lang") || "en";
 let version = null;
 let busy = false;
@@ -16,10 +17,10 @@ function make(tag, value) { return text(document.createElement(tag), value ?? ""
 async function call(path, payload) {
   const reply = await fetch(path, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seat, ...payload }),
+    body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? "" : data.error);
+  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error);
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -36,6 +37,7 @@ function pick(answers) {
   for (const b of $("options").querySelectorAll("button")) {
     b.classList.toggle("picked", answers.includes(b.dataset.answer));
   }
+  $("all-moves").open = true;
   text($("message"), "");
 }
 
@@ -97,6 +99,17 @@ function show(s) {
     options.append(b);
   }
   $("options-title").hidden = !s.pending.yours;
+  // Every answer a place on the board: the board is where to choose, the list of all
+  // moves stays folded (for experts); otherwise it is open.
+  const onBoard = new Set([...$("board").querySelectorAll(".option")]
+    .flatMap((el) => JSON.parse(el.dataset.answers)));
+  const folded = s.pending.options.length > 1 && s.pending.options.every((o) => onBoard.has(o.answer));
+  if ($("all-moves").dataset.version !== String(s.version)) $("all-moves").open = !folded;
+  $("all-moves").dataset.version = s.version;
+  $("all-moves").hidden = !s.pending.yours;
+  // A spectator (the plain address) has no hand, no answers and no say over the game.
+  for (const id of ["save", "new", "you-title", "hand", "cards"]) $(id).hidden = s.spectator;
+  $("load").parentElement.hidden = s.spectator;
   $("offer").hidden = !s.pending.offers;
   if (s.pending.offers) tradeForm(s.goods);
   text($("details"), s.pending.details || "");
@@ -184,7 +197,7 @@ $("lang").addEventListener("change", () => {
 $("new").addEventListener("click", () => {
   if (confirm(words.confirm_new || "Start a new game?")) call("/api/new", {});
 });
-$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}`; });
+$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}${host ? `&host=${encodeURIComponent(host)}` : ""}`; });
 $("load").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (file && confirm(words.confirm_load || "Load this save?")) await call("/api/load", { save: await file.text() });
