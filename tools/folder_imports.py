@@ -69,7 +69,7 @@ def folder_of(module: str, packages: set[str]) -> str:
 
 def edges() -> dict[tuple[str, str], str]:
     """(importer's folder, imported folder) -> one import that makes it."""
-    graph = grimp.build_graph(PACKAGE, exclude_type_checking_imports=True)
+    graph = grimp.build_graph(PACKAGE, exclude_type_checking_imports=True, cache_dir=None)
     packages = {m for m in graph.modules if (ROOT / m.replace(".", "/") / "__init__.py").exists()}
     found: dict[tuple[str, str], str] = {}
     for importer in sorted(graph.modules):
