@@ -178,7 +178,7 @@ class FieldSpec:
     shared_with: str | None = None
 
 
-Condition: TypeAlias = "tuple[str, bool | int]"
+Condition: TypeAlias = "tuple[str, bool | int | str]"
 """A message's condition: the field and the value it must have."""
 
 
