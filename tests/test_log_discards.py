@@ -98,7 +98,7 @@ def test_at_the_terminal_a_persons_discards_show_once_they_are_done() -> None:
         GameSetup(layout="beginner", seed=1), seats, load_catalog("en"), delay=0,
         save_path=None, make_console=lambda: script, game=game,
     )  # fmt: skip
-    told = [line for line in script.said if "discards" in line]
+    told = [line for line in script.said if line.startswith("Blue discards")]
     assert told == ["Blue discards 4 cards: 3 brick, 1 ore"]
     assert sum(1 for e in game.events if e["event"] == "discard") == 4  # the events: per card
 
