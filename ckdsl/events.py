@@ -342,9 +342,18 @@ _SPECS = (
         FieldSpec("points", "count", "the winner's victory points"),
     ),
     _event(
-        "unfinished", _G, "The game stops unfinished at the turn limit.",
+        "unfinished", _G,
+        "The game stops unfinished: at the turn limit, or past its budget of decisions (a "
+        "turn, or the game, that asks for answers without end).",
         _player("nobody (-1)", nobody=True),
         FieldSpec("turns", "count", "the turns played"),
+        FieldSpec("limit", "text",
+                  "the parameter reached: `turn_limit`, `turn_decision_limit` or "
+                  "`game_decision_limit`", optional=True),
+        FieldSpec("decisions", "flag", "whether a budget of decisions stopped it",
+                  optional=True),
+        messages=(Message("log_unfinished_decisions", ("decisions", True)),
+                  Message("log_unfinished")),
     ),
     # --- Cities & Knights ----------------------------------------------------------------
     _event(

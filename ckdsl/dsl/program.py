@@ -34,6 +34,7 @@ from ckdsl.dsl.compiler import (
     opening_code as opening_code_of,
 )
 from ckdsl.dsl.errors import DslError
+from ckdsl.dsl.hook_loops import endless_hooks
 from ckdsl.dsl.source import diagnostic
 from ckdsl.dsl.types import (
     BOOL,
@@ -391,6 +392,8 @@ def check_rules(
         for path, text, variables, want in conditions(data):
             _, errors = compile_formula(text, names, variables, want, read)
             out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    if not out:
+        out += endless_hooks(data, positions)
     parsed.save()  # the texts parsed for the first time, for the next check
     if not out:  # with an effect in error, what it would have read is unknown
         parameters = data.get("parameters")

@@ -330,6 +330,9 @@ class Game:
         self._decision = None
         self.hooks_run = 0
         self.history.append(option)
+        state = self.state
+        state.decisions += 1
+        state.turn_decisions += 1  # (before the answer: an `end` that begins a turn resets it)
         self.handlers[decision.kind](self, decision.player, option)
         # Everything that follows on its own (production after a roll, the rest of a
         # card's effect) happens now, so the state after an answer is complete. The
@@ -337,6 +340,24 @@ class Game:
         # search that looks one answer ahead never needs them.
         self._decision = self._advance(list_turn=False)
         self._settled = self._decision is None
+        if not state.over and (
+            state.turn_decisions >= self.rules.number("turn_decision_limit")
+            or state.decisions >= self.rules.number("game_decision_limit")
+        ):
+            self._out_of_decisions()
+
+    def _out_of_decisions(self) -> None:
+        """Every game ends: one whose hooks or phases ask for answers without end (a
+        phase a hook opens again and again) stops, unfinished, at its budget of
+        decisions, and the log says which (``turn_decision_limit`` or
+        ``game_decision_limit``)."""
+        state = self.state
+        per_turn = state.turn_decisions >= self.rules.number("turn_decision_limit")
+        limit = "turn_decision_limit" if per_turn else "game_decision_limit"
+        state.over = True
+        state.queue.clear()
+        self.log("unfinished", NOBODY, turns=state.turn, limit=limit, decisions=True)
+        self._decision, self._settled = OVER, False
 
     def refresh(self, *, list_now: bool = False) -> None:
         """Forget the cached pending decision, after the state was changed directly

@@ -317,7 +317,7 @@ def format_summary(summary: Summary) -> str:
     lines = [
         f"{rules}: {summary['games']} games on {summary['seeds']} seeds, "
         f"{fin['games']} finished ({_pct(fin['share'])}), "
-        f"{summary['unfinished']} stopped at the turn limit",
+        f"{summary['unfinished']} stopped unfinished",
         "",
         "Win rate by seat (of all games; Wilson 95%)",
     ]
