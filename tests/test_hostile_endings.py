@@ -68,11 +68,11 @@ def test_a_turn_that_asks_without_end_stops_the_game_unfinished(tmp_path: Path) 
     events = _played(_variant(tmp_path, body))
     assert events[-1] == {
         "event": "unfinished", "player": -1, "turns": 1, "limit": "turn_decision_limit",
-        "decisions": True,
+        "budget": True,
     }  # fmt: skip
     result = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(tmp_path / "v.yaml")])
     assert result.exit_code == 0
-    assert "stopped unfinished in turn 1: more decisions than turn_decision_limit" in result.output
+    assert "stopped unfinished in turn 1: it reached its limit turn_decision_limit" in result.output
 
 
 def test_a_game_past_its_budget_of_decisions_stops_unfinished(tmp_path: Path) -> None:
@@ -94,6 +94,85 @@ def test_simulate_counts_the_endless_games_as_unfinished(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     assert "2 games on 2 seeds, 0 finished" in result.stdout
     assert "2 stopped unfinished" in result.stdout
+
+
+def test_a_hook_that_logs_in_a_loop_is_stopped_and_the_game_ends(tmp_path: Path) -> None:
+    """2,000 hooks of 10,000 steps each, every turn, logged 1.2 GB: now no hook runs past
+    20,000 events in a step, and the game stops at its budget of the log."""
+    body = (
+        "override:\n  parameters:\n    game_event_limit: 50000\n  hooks:\n    turn_start:\n"
+        "      effect: |\n        repeat 9999:\n            gain 1 grain\n            pay 1 grain\n"
+        "        if true:\n            run turn_start\n"
+    )
+    events = _played(_variant(tmp_path, body))
+    assert len(events) < 100_000  # the budget, and what the last step logged past it
+    stops = [e for e in events if e["event"] == "hook_failed"]
+    assert stops and "more than 20000 events in one step" in str(stops[0]["reason"])
+    assert events[-1]["event"] == "unfinished" and events[-1]["limit"] == "game_event_limit"
+
+
+def test_stealing_a_billion_from_oneself_moves_nothing(tmp_path: Path) -> None:
+    body = (
+        "override:\n  hooks:\n    turn_start:\n      effect: |\n        gain 1 grain\n"
+        "        steal 1000000000 from me\n        for p in opponents:\n"
+        "            steal 1000000000 from p\n"
+    )
+    events = _played(_variant(tmp_path, body))
+    assert events[-1]["event"] in ("win", "unfinished")
+
+
+def test_card_counts_and_whole_numbers_have_bounds(tmp_path: Path) -> None:
+    card = "add:\n  cards:\n    big:\n      deck: trade\n      count: {}\n      effect: stop\n"
+    for count, message in (("1e9", "expected a whole number"), ("2000", "must be at most 1000")):
+        result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, card.format(count)))])
+        assert result.exit_code == 1 and f"v.yaml:6:14: {message}" in result.stderr
+    body = "override:\n  parameters:\n    points_to_win: 13.0\n"
+    result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, body))])
+    assert result.exit_code == 1 and "expected a whole number, found the number 13.0" in (
+        result.stderr
+    )
+    body = "add:\n  counters:\n    c:\n      start: 99999999999999999999\n"
+    result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, body))])
+    assert result.exit_code == 1 and "must be at most 1000000000000000000" in result.stderr
+
+
+def test_a_counter_doubled_without_end_stops_and_the_game_saves(tmp_path: Path) -> None:
+    """A counter past 4,300 digits made --save fail (exit 3, the game lost)."""
+    body = (
+        "add:\n  counters:\n    c:\n      per: game\n      start: 1\n"
+        "override:\n  hooks:\n    turn_start:\n      effect: |\n"
+        "        repeat 100:\n            add counter(c) to c\n"
+        "    turn_end:\n      effect: |\n        let x = 1\n"
+        "        repeat 70:\n            let x = x + x\n        advance barbarians x\n"
+    )
+    save = tmp_path / "g.json"
+    result = CliRunner().invoke(
+        cli, ["play", *FAST, "--rules", str(_variant(tmp_path, body)), "--save", str(save)]
+    )
+    assert result.exit_code == 0 and save.exists(), result.output
+    assert "the counter c would pass the largest number an effect may make" in result.output
+    assert "the counter barbarians would pass" in result.output
+
+
+def test_a_negative_price_or_rate_stops_the_effect_and_the_bank_stays_whole(
+    tmp_path: Path,
+) -> None:
+    body = (
+        "override:\n  hooks:\n    turn_start:\n      effect: |\n        let n = 0 - 5\n"
+        "        grant price {brick: n} on road\n"
+        "    turn_end:\n      effect: |\n        let n = 0 - 5\n        grant rate n on brick\n"
+    )
+    game = start(GameSetup(rules=str(_variant(tmp_path, body)), seed=1))
+    bots = [RandomBot(p) for p in range(4)]
+    while game.pending.kind != "over":
+        player = game.pending.player
+        game.answer(bots[player].choose(game.view(player)))
+        assert min(game.state.bank) >= 0 and all(min(p.hand) >= 0 for p in game.state.players)
+    stops = [e["reason"] for e in game.events if e["event"] == "hook_failed"]
+    assert set(stops) == {
+        "a price of -5 brick: it must be 0 or more",
+        "a rate of -5: it must be 1 or more",
+    }
 
 
 @given(st.integers(1, 60), st.integers(1, 400), st.integers(1, 10_000))

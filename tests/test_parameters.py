@@ -390,7 +390,7 @@ steps:
   - expect:
       over: true
       winner: null
-      log: [{event: unfinished, turns: 1, limit: turn_decision_limit, decisions: true}]
+      log: [{event: unfinished, turns: 1, limit: turn_decision_limit, budget: true}]
 """,
     ),
     Case(
@@ -405,7 +405,21 @@ steps:
   - expect:
       over: true
       winner: null
-      log: [{event: unfinished, turns: 2, limit: game_decision_limit, decisions: true}]
+      log: [{event: unfinished, turns: 2, limit: game_decision_limit, budget: true}]
+""",
+    ),
+    Case(
+        "game_event_limit",
+        2,
+        """
+position:
+  phase: after_roll
+steps:
+  - answer: end turn
+  - expect:
+      over: true
+      winner: null
+      log: [{event: unfinished, turns: 2, limit: game_event_limit, budget: true}]
 """,
     ),
     Case(

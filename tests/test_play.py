@@ -168,7 +168,7 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
             "player": -1,
             "turns": 9,
             "limit": "turn_decision_limit",
-            "decisions": True,
+            "budget": True,
         },
         # Cities & Knights, every kind with the fields the engine gives it.
         {"event": "barbarians", "player": 0, "position": 3},

@@ -29,7 +29,7 @@ from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from ckdsl.dsl import turn_vocabulary  # noqa: F401  (registers the turn's words)
-from ckdsl.dsl.errors import DslError, EffectFailure, out_of_budget
+from ckdsl.dsl.errors import LARGEST, DslError, EffectFailure, out_of_budget
 from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl, Verb
 from ckdsl.dsl.types import (
     ANY,
@@ -1093,11 +1093,6 @@ def _div(a: int, b: int) -> int:
 
 def _mod(a: int, b: int) -> int:
     return a % b if b else 0
-
-
-LARGEST = 10**18
-"""The largest product an effect may make (as large as a number it may write): a number
-squared again and again in a loop would otherwise fill the memory."""
 
 
 def _mul(a: int, b: int) -> int:

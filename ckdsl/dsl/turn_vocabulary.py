@@ -9,7 +9,7 @@ of them happen, when and to whom is the rule set's.
 
 from __future__ import annotations
 
-from ckdsl.dsl.errors import EffectFailure
+from ckdsl.dsl.errors import EffectFailure, bounded
 from ckdsl.dsl.registry import Args, Clauses, Param, function, verb
 from ckdsl.dsl.types import (
     BOOL,
@@ -181,7 +181,7 @@ def _defenders_left(env: Env) -> int:
 )
 def _advance(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     state = env.game.state
-    state.barbarians += number(args[1])
+    state.barbarians = bounded(state.barbarians + number(args[1]), "barbarians")
     env.game.log("barbarians", env.me, position=state.barbarians)
 
 
@@ -352,7 +352,9 @@ def _add(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
         return
     counters = env.game.state.counters
     value = counters[counter]
+    # (a counter doubled again and again stops: ``bounded``)
+    now = bounded((value[p] if isinstance(value, list) else value) + amount, counter)
     if isinstance(value, list):
-        value[p] += amount
+        value[p] = now
     else:
-        counters[counter] = value + amount
+        counters[counter] = now

@@ -8,7 +8,7 @@ the player ``me``, the effect's variables) and plain values.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ckdsl.dsl.errors import EffectFailure
@@ -632,7 +632,9 @@ def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
 )
 def _steal(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     taker, victim = number(clauses.get("to", env.me)), number(clauses["from"])
-    for _ in range(number(args[0])):
+    if taker == victim:
+        return  # from me to me: nothing moves (and a huge amount would never run out)
+    for _ in range(min(number(args[0]), sum(env.game.state.players[victim].hand))):
         if steal(env.game, taker, victim) is None:
             break
 
@@ -690,7 +692,7 @@ def _build(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
     if at is None:
         return
     paying = clauses.get("paying")
-    price = env.game.bundle(bundle(paying)) if paying is not None else None
+    price = env.game.bundle(_price(paying)) if paying is not None else None
     piece, place, free = name(args[0]), number(at), "free" in flags
     building.try_build(env.game, env.me, piece, place, price=price, free=free)
 
@@ -837,6 +839,18 @@ def _draw(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None
         draw(env.game, number(clauses.get("to", env.me)), deck)
 
 
+def _price(value: Value) -> Mapping[str, int]:
+    """Goods paid: none negative (a price of -5 brick would pay the player from the bank,
+    and the bank would go below zero)."""
+    goods = bundle(value)
+    for good, n in goods.items():
+        if n < 0:
+            raise EffectFailure(
+                f"a price of {n} {good}: it must be 0 or more", "stop_negative", value=n
+            )
+    return goods
+
+
 MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {  # `grant` word: kind
     "price": "cost",
     "discount": "discount",
@@ -857,7 +871,14 @@ MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {  # `grant` wo
 def _grant(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
     kind, value, target = name(args[0]), args[1], clauses["on"]
-    price = bundle(value) if kind == "price" else None
+    price = _price(value) if kind == "price" else None
+    if price is None and number(value) < (1 if kind == "rate" else 0):
+        # a rate of 0 or less, or a discount below 0, would take goods from nowhere
+        lowest = "1" if kind == "rate" else "0"
+        raise EffectFailure(
+            f"a {kind} of {number(value)}: it must be {lowest} or more", "stop_negative",
+            value=number(value),
+        )  # fmt: skip
     mod: Modifier = {
         "player": env.me,
         "kind": MODIFIER_KINDS[kind],

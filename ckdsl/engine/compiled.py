@@ -34,15 +34,21 @@ ENGINE_PARAMETERS = frozenset({
     "turn_limit",
     "turn_decision_limit",
     "game_decision_limit",
+    "game_event_limit",
 })  # fmt: skip
 """The parameters the engine's Python reads itself; every other parameter of a rule set
 must be named by one of its effects, hooks, conditions or formulas (``ckdsl validate``
 says which is read by nothing)."""
 
-DECISION_BUDGETS: Final = {"turn_decision_limit": 1000, "game_decision_limit": 100_000}
-"""Every game ends: past this many answers in one turn, or in the whole game, it stops,
-unfinished (``Game.answer``). Parameters of the rule set; these are their defaults, far
-past any real turn (bots give at most a few dozen answers a turn, a few thousand a game)."""
+DECISION_BUDGETS: Final = {
+    "turn_decision_limit": 1000,
+    "game_decision_limit": 100_000,
+    "game_event_limit": 300_000,
+}
+"""Every game ends: past this many answers in one turn, or in the whole game, or this many
+events logged, it stops, unfinished (``Game.answer``). Parameters of the rule set; these
+are their defaults, far past any real game (bots give at most a few dozen answers a turn,
+a few thousand a game; a game of 500 turns logs about 4,000 events)."""
 
 Bundle = tuple[tuple[int, int], ...]
 """Goods and amounts as (good index, amount) pairs: a cost, a production, a trade side."""

@@ -211,7 +211,7 @@ def begin_turn(game: Game, player: int) -> None:
     state = game.state
     if state.turn >= game.rules.number("turn_limit"):  # stopped: ``turn`` stays the last one
         state.over = True
-        game.log("unfinished", NOBODY, turns=state.turn, limit="turn_limit", decisions=False)
+        game.log("unfinished", NOBODY, turns=state.turn, limit="turn_limit", budget=False)
         return
     state.turn += 1
     state.current = player
