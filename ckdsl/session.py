@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from ckdsl import board
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
-from ckdsl.dsl.compiler import to_python
+from ckdsl.dsl.compiler.pycode import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
 from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.decisions import IllegalAnswer, Option

@@ -201,7 +201,7 @@ def _game_faults(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
     """What only shows on the compiled rules and a game of them: a variant's ``table:``
     that does not fit (``session.table_faults``), and each formula with selections in
     selections that runs past the step budget on a new game: in a game it would stop,
-    and count as false or 0, every time (``compiler.guarded``). Formulas without such
+    and count as false or 0, every time (``compiler.closures.guarded``). Formulas without such
     nesting cannot: their steps are the size of one list. Each formula's variables are
     given sample values (the first tile, player, card...); a formula those do not suit
     is not judged."""

@@ -18,10 +18,12 @@ import pytest
 
 from ckdsl import board
 from ckdsl.bots import RandomBot
-from ckdsl.dsl import compiler, vocabulary
-from ckdsl.dsl.compiler import Fn, Names, closures_only
+from ckdsl.dsl.compiler import pycode
+from ckdsl.dsl.compiler.program import Fn, Names
+from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.program import compile_formula, compile_programs
 from ckdsl.dsl.types import ANY, INTERSECTION, KNIGHT, PLAYER, TILE, Type
+from ckdsl.dsl.vocabulary import players
 from ckdsl.engine.allow import Env
 from ckdsl.engine.compiled import CompiledRules, compile_rules
 from ckdsl.engine.game import Game
@@ -152,7 +154,7 @@ def test_an_expression_gives_what_its_closures_give(text: str, midgame: list[Gam
 
 
 @pytest.mark.skipif(
-    not isinstance(vocabulary._points, FunctionType),
+    not isinstance(players._points, FunctionType),
     reason="the vocabulary is compiled (tools/build_mypyc.py): its functions are called",
 )
 def test_inlined_functions_read_their_arguments_once_and_in_order() -> None:
@@ -164,7 +166,7 @@ def test_inlined_functions_read_their_arguments_once_and_in_order() -> None:
     def text(formula: str) -> str:
         fn, errors = compile_formula(formula, names, VARIABLES, ANY)
         assert fn is not None, errors
-        return compiler._code(fn)[0]
+        return pycode._code(fn)[0]
 
     assert text("points(p)") == "(env.game.state.players[(env.vars['p'])].points)"
     assert text("number(t)") == "(env.game.state.numbers[(env.vars['t'])] or 0)"
@@ -178,15 +180,15 @@ def test_inlined_functions_read_their_arguments_once_and_in_order() -> None:
 def test_what_has_no_text_of_its_own_is_named() -> None:
     """A constant without a literal is named, not written out; a function of its own (an
     aggregate: a loop, compiled apart) is called by its name."""
-    fn = compiler._const((1, 2))
-    text, namespace = compiler._code(fn)
+    fn = pycode._const((1, 2))
+    text, namespace = pycode._code(fn)
     assert text in namespace and namespace[text] == (1, 2)
-    assert compiler.finish(fn) is fn  # a constant is as short as it gets
+    assert pycode.finish(fn) is fn  # a constant is as short as it gets
     names = Names.of(load_rules("base").ruleset.data)
     fn, _ = compile_formula("count(each x in tiles where number(x) == 8) + 1", names, {}, ANY)
     assert fn is not None
     fn = fn.unguarded  # type: ignore[attr-defined]  # (``guarded``: a selection may stop)
-    text, namespace = compiler._code(fn)
+    text, namespace = pycode._code(fn)
     call = text.removeprefix("(").split("(env)")[0]
     assert call in namespace and namespace[call].__code__.co_filename.startswith("<dsl: def")
 

@@ -20,7 +20,8 @@ from hypothesis.extra.lark import from_lark
 
 from ckdsl.cli import cli
 from ckdsl.dsl import ast, pretty
-from ckdsl.dsl.compiler import Compiler, Names
+from ckdsl.dsl.compiler.program import Names
+from ckdsl.dsl.compiler.statements import Compiler
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import _lark, parse, parse_expression
 from ckdsl.dsl.program import (

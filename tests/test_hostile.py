@@ -393,7 +393,7 @@ def test_any_effect_text_compiles_or_gives_errors_at_a_place(text: str) -> None:
     """Random effects over the hostile words (deep brackets, huge numbers, loops in loops,
     products, ids off the board): compiled, or errors with a place, never an exception
     (how such effects run is shown above, each family by a test of its own)."""
-    from ckdsl.dsl.compiler import Names
+    from ckdsl.dsl.compiler.program import Names
     from ckdsl.dsl.program import compile_effect
     from ckdsl.session import load_rules
 

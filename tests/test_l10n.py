@@ -258,7 +258,7 @@ def test_player_names_take_the_case_a_message_asks_for() -> None:
                                  lambda p, at: str(at))  # fmt: skip
         said[lang] = (renderer.render(steal), renderer.render(trade))
     assert said["pl"] == ("Biały kradnie kartę graczowi Czerwonemu",
-                          "Biały wymienia z graczem Pomarańczowym (oddaje: 1 karta rudy; "
+                          "Biały wymienia z graczem Pomarańczowym (oddaje: 1 karta kamienia; "
                           "otrzymuje: 1 karta wełny)")  # fmt: skip
     assert said["sr"][0] == "Бели краде карту од играча Црвеног"
     assert said["sr-Latn"][0] == "Beli krade kartu od igrača Crvenog"

@@ -75,7 +75,7 @@ def test_a_text_with_an_avoided_word_is_reported_at_its_line(
 ) -> None:
     folder = locales_copy(
         {
-            "pl.yaml": [("jeden ze swoich surowców;", "jeden ze swoich zasobów;")],
+            "pl.yaml": [("jeden ze swoich zasobów;", "jeden ze swoich surowców;")],
             "pt.yaml": [("    name: Mercador\n", "    name: Comerciante\n")],
         }
     )
@@ -87,8 +87,8 @@ def test_a_text_with_an_avoided_word_is_reported_at_its_line(
     at = pl_text.index("  commercial_harbor:") + 3  # its `text:` line, 1-based
     assert lines[:2] == [
         f"{folder / 'pl.yaml'}:{at}:5: glossary: cards.commercial_harbor.text says "
-        "'zasobów' for resource: the Polish word is 'surowiec' [$.cards.commercial_harbor.text]",
-        "    the pl glossary avoids for resource: zasob, zasób (glossary.resource in pl.yaml)",
+        "'surowców' for resource: the Polish word is 'zasób' [$.cards.commercial_harbor.text]",
+        "    the pl glossary avoids for resource: surow (glossary.resource in pl.yaml)",
     ]
     assert "pt.yaml" in lines[2] and "cards.merchant.name says 'Comerciante'" in lines[2]
     assert "the Portuguese word is 'mercador'" in lines[2]

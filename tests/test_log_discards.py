@@ -51,10 +51,10 @@ def test_a_run_of_discards_is_one_line_per_player() -> None:
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("pl", ["Niebieski odrzuca 1 kartę: 1 karta rudy",
-                "Niebieski odrzuca 2 karty: 2 karty rudy",
-                "Niebieski odrzuca 5 kart: 5 kart rudy",
-                "Niebieski odrzuca 22 karty: 22 karty rudy"]),
+        ("pl", ["Niebieski odrzuca 1 kartę: 1 karta kamienia",
+                "Niebieski odrzuca 2 karty: 2 karty kamienia",
+                "Niebieski odrzuca 5 kart: 5 kart kamienia",
+                "Niebieski odrzuca 22 karty: 22 karty kamienia"]),
         ("sr", ["Плави одбацује 1 карту: 1 карта руде",
                 "Плави одбацује 2 карте: 2 карте руде",
                 "Плави одбацује 5 карата: 5 карата руде",

@@ -261,3 +261,14 @@ def test_vocabulary_lines_list_verbs_then_functions() -> None:
         "  count(x) -> number",
         "      counts",
     ]
+
+
+def test_the_scores_of_a_game_not_over_are_not_final() -> None:
+    """`ckdsl replay` of an unfinished save printed "Final scores" (issue 34)."""
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.reports.game import score_lines
+    from ckdsl.session import GameSetup, load_rules, start
+
+    game = start(GameSetup(seed=1))
+    lines = score_lines(game, load_catalog("en", load_rules("base").ruleset))
+    assert lines[0] == "Scores so far (the game is not over)" and len(lines) == 5

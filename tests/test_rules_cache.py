@@ -415,7 +415,7 @@ def test_a_worker_compiles_a_rule_set_once(home: Path, counts: Counts) -> None:
 
 
 def test_closures_and_python_are_cached_apart(home: Path) -> None:
-    from ckdsl.dsl.compiler import closures_only
+    from ckdsl.dsl.compiler.pycode import closures_only
 
     assert load_rules("base").compiled.programs.python
     with closures_only():

@@ -213,7 +213,7 @@ def test_a_scenario_reports_every_fault_at_once(tmp_path: Path) -> None:
 
 
 def test_an_effect_reports_every_syntax_error_it_can_tell_apart(tmp_path: Path) -> None:
-    from ckdsl.dsl.compiler import Names
+    from ckdsl.dsl.compiler.program import Names
     from ckdsl.dsl.program import compile_effect
     from ckdsl.session import load_rules
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ckdsl.sim.compare import ComparisonReport, compare
+from ckdsl.sim.compare.analysis import ComparisonReport, compare
 
 SEATS = 4
 TRACKS = ("politics", "science", "trade")
@@ -196,7 +196,7 @@ def test_a_against_itself_changes_nothing() -> None:
 
 
 def test_holm_and_benjamini_hochberg_are_applied() -> None:
-    from ckdsl.sim.stats import benjamini_hochberg, holm
+    from ckdsl.sim.stats.multiplicity import benjamini_hochberg, holm
 
     a = synthetic("base")
     b = synthetic("b", turns_effect=3.0, seat1_effect=0.05)
@@ -288,7 +288,7 @@ def test_unpaired_fallback_is_named() -> None:
 
 
 def test_bad_frames_are_refused() -> None:
-    from ckdsl.sim.compare import CompareError
+    from ckdsl.sim.compare.specs import CompareError
 
     a = synthetic("base", seeds=5)
     with pytest.raises(CompareError, match="base"):
@@ -312,7 +312,7 @@ def small_report() -> ComparisonReport:
 def test_terminal_table_has_the_headline_and_the_verdicts(small_report: ComparisonReport) -> None:
     import io
 
-    from ckdsl.sim.report import print_report
+    from ckdsl.sim.report.terminal import print_report
 
     out = io.StringIO()
     print_report(small_report, out)
@@ -329,7 +329,8 @@ def test_terminal_table_has_the_headline_and_the_verdicts(small_report: Comparis
 def test_html_is_one_self_contained_file_with_every_plot(
     small_report: ComparisonReport, tmp_path: Path
 ) -> None:
-    from ckdsl.sim.report import PLOTS, write_html
+    from ckdsl.sim.report.page import write_html
+    from ckdsl.sim.report.plots import PLOTS
 
     path = write_html(small_report, tmp_path / "report.html", run={"command": "ckdsl compare"})
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
@@ -346,7 +347,7 @@ def test_html_is_one_self_contained_file_with_every_plot(
 
 
 def test_plots_are_written_as_png_and_svg(small_report: ComparisonReport, tmp_path: Path) -> None:
-    from ckdsl.sim.report import write_plots
+    from ckdsl.sim.report.plots import write_plots
 
     written = write_plots(small_report, tmp_path / "plots")
     names = sorted(p.name for p in written)

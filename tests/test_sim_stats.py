@@ -15,22 +15,18 @@ from statsmodels.stats.proportion import (  # type: ignore[import-untyped, unuse
     confint_proportions_2indep,
 )
 
-from ckdsl.sim.stats import (
-    Interval,
-    Sprt,
-    benjamini_hochberg,
+from ckdsl.sim.stats.balance import seat_balance
+from ckdsl.sim.stats.means import (
     block_means,
-    diff_independent,
     diff_independent_mean,
-    diff_paired,
     diff_paired_mean,
-    holm,
-    json_float,
     mean_interval,
     pairing_gain,
-    seat_balance,
-    wilson,
 )
+from ckdsl.sim.stats.multiplicity import benjamini_hochberg, holm
+from ckdsl.sim.stats.proportions import diff_independent, diff_paired, wilson
+from ckdsl.sim.stats.results import Interval, json_float
+from ckdsl.sim.stats.sprt import Sprt
 
 
 def paired_table(both: int, only_a: int, only_b: int, neither: int) -> tuple[list[int], list[int]]:

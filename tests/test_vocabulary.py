@@ -31,7 +31,8 @@ import pytest
 import yaml
 
 from ckdsl.dsl import ast
-from ckdsl.dsl.compiler import Names, closures_only
+from ckdsl.dsl.compiler.program import Names
+from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.parser import parse, parse_expression
 from ckdsl.dsl.program import compile_formula
 from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS

@@ -53,18 +53,45 @@ def room() -> Room:
     return Room(GameSetup(seed=3), specs)
 
 
-@pytest.fixture
-def page(room: Room) -> Iterator[object]:
+def open_page(room: Room, width: int, height: int) -> Iterator[object]:
+    """The first person's seat in headless Chromium, at ``width`` x ``height``."""
     from playwright.sync_api import sync_playwright
 
     token = next(iter(room.tokens))
     for base in serve(room):
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": 1500, "height": 1000})
+            tab = browser.new_page(viewport={"width": width, "height": height})
             tab.goto(f"{base}?seat={token}&lang=en")
             yield tab
             browser.close()
+
+
+@pytest.fixture
+def page(room: Room) -> Iterator[object]:
+    yield from open_page(room, 1500, 1000)
+
+
+@pytest.fixture
+def phone(room: Room) -> Iterator[object]:
+    yield from open_page(room, 390, 844)
+
+
+def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> None:  # type: ignore[no-untyped-def]
+    phone.wait_for_selector("#board svg")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    box = phone.locator("#options button").first.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390  # the answers on screen
+    game = room.game
+    phone.once("dialog", lambda dialog: dialog.dismiss())  # "Start a new game? ..." no
+    phone.locator("#new").click()
+    phone.wait_for_timeout(300)
+    assert room.game is game  # nothing lost
+    phone.once("dialog", lambda dialog: dialog.accept())
+    version = phone.get_attribute("body", "data-version")
+    phone.locator("#new").click()
+    phone.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    assert room.game is not game
 
 
 def test_a_whole_game_by_clicking(room: Room, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -53,7 +53,15 @@ ENGINE = sorted(
     # compiled NamedTuples lose their Literal annotations (tests/test_protocols.py reads them)
     if p.name not in ("__init__.py", "tasks.py")
 )
-DSL = ["ckdsl/dsl/runtime.py", "ckdsl/dsl/vocabulary.py", "ckdsl/dsl/turn_vocabulary.py"]
+DSL = [
+    "ckdsl/dsl/runtime.py",
+    *sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "ckdsl" / "dsl" / "vocabulary").glob("*.py")
+        if p.name != "__init__.py"
+    ),
+    "ckdsl/dsl/turn_vocabulary.py",
+]
 OTHER = ["ckdsl/rng.py", "ckdsl/bots/random_bot.py"]
 BOTS = ["ckdsl/bots/base.py", "ckdsl/bots/features.py", "ckdsl/bots/heuristic.py"]
 SETS = {

@@ -192,7 +192,7 @@ def _draw_game(
 
 
 def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> None:
-    from ckdsl.commands.picture import NoConverter, svg_to_png
+    from ckdsl.reports.picture import NoConverter, svg_to_png
 
     if svg_path is not None:
         try:

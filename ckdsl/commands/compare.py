@@ -32,7 +32,7 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ckdsl.sim.compare import ComparisonReport
+    from ckdsl.sim.compare.analysis import ComparisonReport
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
     from ckdsl.sim.sprt_run import SprtMetric, SprtTest
@@ -423,7 +423,7 @@ def _play_and_compare(
     beta: float,
     max_seeds: int,
 ) -> tuple[ComparisonReport, list[RunResult]]:
-    from ckdsl.sim.compare import StoppingRule, compare
+    from ckdsl.sim.compare.analysis import StoppingRule, compare
 
     results: list[RunResult] = []
     games = plans[0].experiment.games
@@ -497,7 +497,9 @@ def _emit(
     wall: float,
     out: Path | None,
 ) -> None:
-    from ckdsl.sim.report import print_report, write_html, write_plots
+    from ckdsl.sim.report.page import write_html
+    from ckdsl.sim.report.plots import write_plots
+    from ckdsl.sim.report.terminal import print_report
 
     if as_json:
         click.echo(report.dumps())

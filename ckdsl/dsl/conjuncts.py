@@ -11,7 +11,8 @@ programs), never run while options are listed.
 from __future__ import annotations
 
 from ckdsl.dsl import ast, parsed, pretty
-from ckdsl.dsl.compiler import Compiler, Fn, Names
+from ckdsl.dsl.compiler.program import Fn, Names
+from ckdsl.dsl.compiler.statements import Compiler
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.types import BOOL, Type
 

@@ -17,22 +17,12 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from ckdsl import jsondata
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.dsl import parsed
-from ckdsl.dsl.compiler import (
-    STOP,
-    Compiler,
-    Fn,
-    Names,
-    Program,
-    RunCode,
-    closures_only,
-    filter_code,
-    first_code,
-    run_code,
-    to_python,
-)
-from ckdsl.dsl.compiler import (
-    opening_code as opening_code_of,
-)
+from ckdsl.dsl.compiler.blocks import RunCode, run_code
+from ckdsl.dsl.compiler.blocks import opening_code as opening_code_of
+from ckdsl.dsl.compiler.program import STOP, Fn, Names, Program
+from ckdsl.dsl.compiler.pycode import closures_only, to_python
+from ckdsl.dsl.compiler.selections import filter_code, first_code
+from ckdsl.dsl.compiler.statements import Compiler
 from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.hook_loops import endless_hooks
 from ckdsl.dsl.source import diagnostic
@@ -113,14 +103,14 @@ _T = TypeVar("_T")
 
 class ItemFilter(Protocol):
     """``f(env, items)``: the items for which a condition holds, in their order
-    (``compiler.filter_code``); the items are the caller's, whatever their type."""
+    (``compiler.selections.filter_code``); the items are the caller's, whatever their type."""
 
     def __call__(self, env: Env, items: Iterable[_T], /) -> list[_T]: ...
 
 
 class FirstItem(Protocol):
     """``f(env, items)``: the first item for which a condition holds, or None
-    (``compiler.first_code``)."""
+    (``compiler.selections.first_code``)."""
 
     def __call__(self, env: Env, items: Iterable[_T], /) -> _T | None: ...
 
@@ -215,7 +205,7 @@ class Programs:
 
     def filter(self, move: str, var: str) -> ItemFilter | None:
         """``f(env, items)``: the items for which ``move``'s condition holds, each named
-        ``var`` (``compiler.filter_code``; made at its first use), or None if the move
+        ``var`` (``compiler.selections.filter_code``; made at its first use), or None if the move
         has no condition."""
         found = self.filters.get((move, var))
         if found is None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ckdsl.dsl.compiler import (
+from ckdsl.dsl.compiler.blocks import ends
+from ckdsl.dsl.compiler.closures import BOARD_IDS, board_size
+from ckdsl.dsl.compiler.program import (
     ACT,
     AGAIN,
-    BOARD_IDS,
     BRANCH,
     CHOOSE,
     FOR,
@@ -29,8 +30,6 @@ from ckdsl.dsl.compiler import (
     STOP,
     ChooseSpec,
     Program,
-    board_size,
-    ends,
 )
 from ckdsl.dsl.errors import EffectFailure, out_of_budget
 from ckdsl.engine.allow import Env
@@ -204,7 +203,7 @@ def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]
             ins = code[pc]
             op = ins[0]
             if op == ACT:
-                ins[5](env)  # the verb with its arguments (``compiler._act``)
+                ins[5](env)  # the verb with its arguments (``compiler.closures._act``)
                 pc += 1
                 if not queue or queue[0] is not task:
                     # It queued work of its own (or the game ended): that comes first. A
@@ -222,7 +221,7 @@ def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]
                 pc = ins[1]
             elif op == FOR:
                 var, after = ins[1], ins[4]
-                items = ins[5](env)  # ``compiler.selection_code``
+                items = ins[5](env)  # ``compiler.selections.selection_code``
                 if items:
                     loops.append([items, 0])
                     variables[var] = items[0]
@@ -370,7 +369,7 @@ def unplayable(game: Game, player: int, card: str) -> str | None:
     compiled = programs.opening_code.get(card)
     if compiled is None:
         return refusal(game, player, programs.openings.get(card, ()))
-    try:  # ``refusal``, compiled (``compiler.opening_code``)
+    try:  # ``refusal``, compiled (``compiler.blocks.opening_code``)
         return compiled(Env(game, player, {}))
     except EffectFailure as failure:
         return str(failure)

@@ -341,19 +341,35 @@ def pillageable(game: Game, player: int) -> list[int]:
 
 def recount_points(game: Game, player: int) -> int:
     """The player's victory points counted afresh from the board and their cards."""
+    return sum(points_breakdown(game, player).values())
+
+
+def points_breakdown(game: Game, player: int) -> dict[str, int]:
+    """Where the player's victory points come from, by source (``settlement``, ``city``,
+    ``metropolis``, ``longest_road``, ``merchant``, ``defender``, a revealed card's id),
+    only the sources that give some: what the tables show beside the total."""
     state, rules = game.state, game.rules
     points = rules.points
     me = state.players[player]
-    total = 0
+    out: dict[str, int] = {}
+
+    def add(source: str, n: int) -> None:
+        if n:
+            out[source] = out.get(source, 0) + n
+
     for i in me.buildings:
-        total += points["city" if state.building[i] == CITY else "settlement"]
-    total += points["metropolis"] * sum(
-        1 for i in state.metropolis if i != NOBODY and state.owner[i] == player
+        kind = "city" if state.building[i] == CITY else "settlement"
+        add(kind, points[kind])
+    add(
+        "metropolis",
+        points["metropolis"]
+        * sum(1 for i in state.metropolis if i != NOBODY and state.owner[i] == player),
     )
     if state.longest_road_holder == player:
-        total += rules.longest_road_points
+        add("longest_road", rules.longest_road_points)
     if state.merchant_owner == player:
-        total += points["merchant"]
-    total += me.defender * rules.defender_points
-    total += sum(rules.cards[c].points for c in me.revealed)
-    return total
+        add("merchant", points["merchant"])
+    add("defender", me.defender * rules.defender_points)
+    for card in me.revealed:
+        add(card, rules.cards[card].points)
+    return out

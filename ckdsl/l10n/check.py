@@ -15,6 +15,8 @@ For each language we report, at the exact key in its file:
 - glossary: a text that uses a word the locale's glossary avoids for a concept of the
   game ("zasobów" where the Polish word is "surowiec": ``ckdsl.l10n.glossary``), or a
   glossary term that is one of the words it avoids itself;
+- length: a text longer than en.yaml's ``max_length`` for its key (a button of the web
+  table has room for so many characters);
 - outdated: a translation made from an English text that has changed since (its
   fingerprint under ``sources:`` is not the current English's: ``ckdsl.l10n.sources``);
 - unverified: a translation that records no fingerprint, so a change in English could
@@ -53,6 +55,7 @@ from ckdsl.l10n.catalog import languages as catalog_languages
 from ckdsl.l10n.events import placeholders as event_placeholders
 from ckdsl.l10n.glossary import SECTION as GLOSSARY
 from ckdsl.l10n.glossary import Term, avoided_in, terms_of
+from ckdsl.l10n.history import earlier_english
 from ckdsl.l10n.inline import LABELS, definition, place_of_missing, variant_files
 from ckdsl.l10n.sources import SECTION, compare, recorded_of
 from ckdsl.rules.checks import improvement_levels, knight_levels
@@ -81,6 +84,7 @@ KINDS = (
     "placeholder",
     "plural",
     "glossary",
+    "length",
     "outdated",
     "unverified",
 )
@@ -278,9 +282,12 @@ def _check_sources(language: str, folder: Path | None) -> list[Finding]:
     for key in found.outdated:
         path = _path_of(key)
         message = f"outdated: {key} was translated from an earlier English" + _english_of(ref[key])
-        note = f"translate it again, then: {update} --confirm {key}"
+        notes = [f"translate it again, then: {update} --confirm {key}"]
+        was = earlier_english(Path(english.file), key, str(recorded[key]), dotted_units)
+        if was is not None:  # the English it was made from, where git still has it
+            notes.insert(0, "it was made from" + _english_of(was).replace("(English: ", "", 1)[:-1])
         out.append(
-            Finding(language, "outdated", Diagnostic.at(pos.key(path), message, path, [note]))
+            Finding(language, "outdated", Diagnostic.at(pos.key(path), message, path, notes))
         )
     for key in found.unverified:
         path = _path_of(key)
@@ -436,6 +443,7 @@ def _check_one(
     if english is None:
         out += _unknown_event_messages(locale)
     needed = set(plural.categories(lang))
+    limits = _dict((english or locale).data.get("max_length"))
     compared: set[str] = set()
     for path, value in present.items():
         if path not in units:
@@ -483,6 +491,15 @@ def _check_one(
                     "placeholder",
                     fpath,
                     f"placeholders {_braces(names)} differ from English {_braces(expected)}",
+                    False,
+                )
+            limit = limits.get(dotted(path))
+            if isinstance(limit, int) and len(text) > limit:
+                add(
+                    "length",
+                    fpath,
+                    f"{len(text)} characters: {dotted(path)} has room for {limit} "
+                    f"(max_length in en.yaml)",
                     False,
                 )
             if english is None:

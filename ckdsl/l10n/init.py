@@ -62,7 +62,7 @@ def untranslated(lines: Sequence[str], language: str, section: str = "") -> list
             section = line.split(":", 1)[0]
             if section == "language":
                 out.append(f"language: {language}")
-            elif section in ("same_as_english", SECTION, GLOSSARY):
+            elif section in ("same_as_english", SECTION, GLOSSARY, "max_length"):
                 body = []
                 while k < len(lines) and (lines[k].startswith(" ") or not lines[k].strip()):
                     body.append(lines[k])
@@ -71,6 +71,8 @@ def untranslated(lines: Sequence[str], language: str, section: str = "") -> list
                     out.append("same_as_english: []")
                 elif section == GLOSSARY:
                     out += _glossary(body, language)
+                else:  # max_length: English's, for every language
+                    out.append("# (max_length: en.yaml's limits hold for every language)")
             else:
                 out.append(line)
             continue

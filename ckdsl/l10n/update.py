@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,14 +96,14 @@ def update(
     english_path = locale_path(REFERENCE, folder)
     english_text = english_path.read_text(encoding="utf-8")
     new_text, report = updated_text(
-        _parse(text, str(path)),
+        parse_locale(text, str(path)),
         text,
-        _parse(english_text, str(english_path)),
+        parse_locale(english_text, str(english_path)),
         english_text,
         confirm,
         confirm_all,
     )
-    _parse(new_text, str(path))  # a bug here must not break the translator's file
+    parse_locale(new_text, str(path))  # a bug here must not break the translator's file
     if new_text != text:
         write_whole(path, new_text.encode("utf-8"))
         report.changed = True
@@ -116,28 +117,118 @@ def updated_text(
     english_text: str,
     confirm: Sequence[str] = (),
     confirm_all: bool = False,
+    made_from: Mapping[str, JsonValue] | None = None,
 ) -> tuple[str, Report]:
-    """The text of ``locale`` (read from ``text``) brought up to date with ``english``."""
+    """The text of ``locale`` (read from ``text``) brought up to date with ``english``.
+
+    ``made_from`` gives, by key, the English an unverified translation was made from when
+    it is not today's (``l10n import`` knows it from the PO's msgid): its fingerprint is
+    recorded, so the entry is outdated, not stamped current. The ``# en:`` hints that
+    ``l10n init`` writes beside each entry are read the same way, then rewritten to
+    today's English."""
     translated = dotted_units(locale.data)
     ref = dotted_units(english.data)
     _check_confirmable(confirm, translated, ref)
     recorded = recorded_of(locale.data) or {}
     found = compare(translated, ref, recorded)
     confirmed = set(confirm) | (set(found.outdated) if confirm_all else set())
+    lines = text.splitlines()
+    hints = _hints(locale, lines, ref)
+    earlier = {k: h.english for k, h in hints.items() if not _same_text(h.english, ref[k])}
+    earlier.update(made_from or {})
+    stale = [k for k in found.unverified if k in earlier and k not in confirmed]
     report = Report(
-        outdated=[k for k in found.outdated if k not in confirmed],
+        outdated=[k for k in found.outdated if k not in confirmed] + stale,
         confirmed=[k for k in found.outdated if k in confirmed],
-        recorded=list(found.unverified),
+        recorded=[k for k in found.unverified if k not in stale],
         removed=list(found.unused),
     )
-    lines = text.splitlines()
     edits = _Edits(deleted={i for i, line in enumerate(lines) if _MARK_LINE.match(line)})
     for key in report.outdated:
         edits.mark(lines, locale.positions.key(_path_of(key)), _shown(ref[key]))
+    for key, hint in hints.items():
+        if key in earlier:
+            edits.replaced[hint.first] = (hint.end, hint.rewritten(lines, ref[key]))
     report.added = _add_missing(locale, lines, english, english_text.splitlines(), edits)
     sources = _sources(locale, translated, ref, recorded, confirmed)
+    sources.update({k: fingerprint(earlier[k]) for k in stale})
     _write_sources(locale, lines, sources, edits)
     return "\n".join(edits.apply(lines)) + "\n", report
+
+
+@dataclass(frozen=True)
+class _Hint:
+    """The English ``l10n init`` (or ``update``) wrote beside an entry, as a comment:
+    after its value on its line, or on the lines below a ``key: ""`` that English writes
+    as a block."""
+
+    first: int
+    """The index of its first line (the entry's own line for a hint after the value)."""
+    end: int
+    """The index after its last line."""
+    english: JsonValue
+    inline: bool
+
+    def rewritten(self, lines: Sequence[str], english: JsonValue) -> list[str]:
+        """Its lines, saying ``english``."""
+        if self.inline:
+            line = lines[self.first]
+            return [line[: line.index(_HINT_AFTER)] + _HINT_AFTER + _shown(english)]
+        indent = _indent_of(lines[self.first])
+        body = " ".join(str(english).split())
+        return [f"{indent}{_HINT}{part}" for part in textwrap.wrap(body, 80)]
+
+
+_HINT = "# en: "
+_HINT_AFTER = "  " + _HINT
+
+
+def _hints(
+    locale: LocaleFile, lines: Sequence[str], english: Mapping[str, JsonValue]
+) -> dict[str, _Hint]:
+    """The ``# en:`` hints of the entries of ``locale``, by key."""
+    out: dict[str, _Hint] = {}
+    for key in english:
+        path = _path_of(key)
+        if not _has(locale.data, path):
+            continue
+        at = locale.positions.key(path)
+        line = lines[at.line - 1]
+        if len(_indent_of(line)) != at.col - 1:
+            continue  # one of several entries on a line: no hint of its own
+        if _HINT_AFTER in line:
+            said = line[line.index(_HINT_AFTER) + len(_HINT_AFTER) :]
+            out[key] = _Hint(at.line - 1, at.line, _yaml_value(said), inline=True)
+            continue
+        end = at.line
+        inner = len(_indent_of(line)) + 2
+        while end < len(lines) and lines[end].startswith(" " * inner + _HINT):
+            end += 1
+        if end > at.line:
+            said = " ".join(lines[i].strip()[len(_HINT) :] for i in range(at.line, end))
+            out[key] = _Hint(at.line, end, said, inline=False)
+    return out
+
+
+def _yaml_value(text: str) -> JsonValue:
+    """A hint after a value is English's value as en.yaml writes it (plain, quoted or a
+    flow mapping of plural forms)."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items()}
+    return text if value is None else str(value)
+
+
+def _same_text(a: JsonValue, b: JsonValue) -> bool:
+    """The same English but for how lines were broken."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_text(a[k], b[k]) for k in a)
+    return isinstance(a, str) and isinstance(b, str) and a.split() == b.split()
 
 
 def _check_confirmable(
@@ -307,7 +398,7 @@ def _shown(english: JsonValue) -> str:
     return quoted(english)
 
 
-def _parse(text: str, file: str) -> LocaleFile:
+def parse_locale(text: str, file: str) -> LocaleFile:
     """``text`` as a locale file; raises CkdslError if it does not parse or fit the schema."""
     from ckdsl.rules.schemas import validate
     from ckdsl.rules.yamlload import parse_yaml

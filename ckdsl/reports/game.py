@@ -74,9 +74,9 @@ def game_lines(game: Game, catalog: Catalog) -> list[str]:
 
 
 def score_lines(game: Game, catalog: Catalog) -> list[str]:
-    """ "Final scores" and a line per player."""
+    """ "Final scores" (or the scores so far, of a game not over) and a line per player."""
     renderer = log_renderer(game, catalog)
-    lines = [catalog.message("final_scores")]
+    lines = [catalog.message("final_scores" if game.state.over else "scores_so_far")]
     for p in range(game.n):
         name = renderer.player(p)
         points = game.state.players[p].points

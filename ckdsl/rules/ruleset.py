@@ -64,6 +64,8 @@ class RuleSet:
     ``table:``: map, layout, players; a map file's path made relative to here)."""
     table_positions: dict[str, Pos] = field(default_factory=dict)
     """Where each entry of ``table`` was written (for errors about it)."""
+    description: str = ""
+    """The top variant's ``description:`` (the tables show it), or ""."""
 
     @cached_property
     def hash(self) -> str:
@@ -102,6 +104,7 @@ class _Draft:
     sources: list[Stamp] = field(default_factory=list)
     table: dict[str, Any] = field(default_factory=dict)
     table_positions: dict[str, Pos] = field(default_factory=dict)
+    description: str = ""
 
 
 def load_ruleset(
@@ -148,6 +151,7 @@ def _load(
         tuple(draft.sources),
         draft.table,
         draft.table_positions,
+        draft.description,
     )
     return ruleset, draft.diagnostics
 
@@ -230,6 +234,9 @@ def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
     if not _load_parent(doc, file, draft, chain):
         return
     draft.layers.append(str(file))
+    described = obj(doc.data).get("description")
+    if isinstance(described, str):  # the variant's own, over the ones it extends
+        draft.description = described
     _apply_variant(doc, draft)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeAlias
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.vocabulary import MODIFIER_KINDS
+from ckdsl.dsl.vocabulary.verbs import MODIFIER_KINDS
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import edge_name, format_option, player_name
 from ckdsl.engine.state import (

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.vocabulary import MODIFIER_KINDS
+from ckdsl.dsl.vocabulary.verbs import MODIFIER_KINDS
 from ckdsl.engine import pieces
 from ckdsl.engine.frames import ability_tasks
 from ckdsl.engine.game import Game

@@ -1,6 +1,6 @@
 """``--until-significant``: play paired games in batches until an SPRT decides.
 
-Fishtest's way of testing a change (``ckdsl.sim.stats.Sprt``): rather than fixing the
+Fishtest's way of testing a change (``ckdsl.sim.stats.sprt.Sprt``): rather than fixing the
 number of games in advance, play a batch of seeds under every rule set, compute the
 log-likelihood ratio of H1 (the variant moves the metric by ``h1``) against H0 (by ``h0``)
 on the per-seed differences so far, and stop as soon as it crosses a bound; otherwise play
@@ -38,9 +38,11 @@ import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonObject
-from ckdsl.sim import stats
-from ckdsl.sim.compare import StoppingRule, game_tables, paired_blocks
-from ckdsl.sim.stats import Decision
+from ckdsl.sim.compare.analysis import StoppingRule
+from ckdsl.sim.compare.tables import game_tables, paired_blocks
+from ckdsl.sim.stats.means import block_means
+from ckdsl.sim.stats.results import Decision
+from ckdsl.sim.stats.sprt import Sprt
 
 __all__ = [
     "DEFAULT_BOUNDS",
@@ -69,7 +71,7 @@ class SprtTest(TypedDict):
 
 @dataclass(frozen=True)
 class SprtMetric:
-    """What the SPRT tests: a column of :func:`ckdsl.sim.compare.game_table`, averaged per
+    """What the SPRT tests: a column of :func:`ckdsl.sim.compare.tables.game_table`, averaged per
     seed, as the difference B − A. ``bounded``: the differences lie in [−1, 1]."""
 
     name: str
@@ -117,7 +119,7 @@ def seed_differences(
     )
     x = rows_a[metric.column].to_numpy(dtype=np.float64)
     y = rows_b[metric.column].to_numpy(dtype=np.float64)
-    differences: npt.NDArray[np.float64] = stats.block_means(y - x, blocks)[whole]
+    differences: npt.NDArray[np.float64] = block_means(y - x, blocks)[whole]
     return differences
 
 
@@ -128,7 +130,7 @@ def _sprt(
     alpha: float,
     beta: float,
     samples: npt.NDArray[np.float64],
-) -> stats.Sprt:
+) -> Sprt:
     if metric.bounded:
         low, high = -1.0, 1.0
     else:
@@ -136,7 +138,7 @@ def _sprt(
         span = max(values) - min(values)
         pad = max(1.0, 0.05 * span)
         low, high = min(values) - pad, max(values) + pad
-    return stats.Sprt(p0=h0, p1=h1, alpha=alpha, beta=beta, low=low, high=high)
+    return Sprt(p0=h0, p1=h1, alpha=alpha, beta=beta, low=low, high=high)
 
 
 def sprt_tests(

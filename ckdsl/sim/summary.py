@@ -13,7 +13,7 @@ What is counted, and how
   every denominator (a seat's win rate is its wins over *all* games), and the finished
   share is reported with its interval. Nothing is dropped.
 - **Win rates** (per seat, per bot) have Wilson score intervals over games
-  (``ckdsl.sim.stats.wilson``). A bot's rate is its wins over the seats it held: four
+  (``ckdsl.sim.stats.proportions.wilson``). A bot's rate is its wins over the seats it held: four
   copies of one bot in every game hold four seats a game, so they share one win rate.
   The χ² test of seat balance runs on the finished games.
 - **Means** (turns, decisions, points) have t intervals whose unit is the **seed**: the
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ckdsl.sim.stats import ChiSquareJson, IntervalJson
+    from ckdsl.sim.stats.results import ChiSquareJson, IntervalJson
 
 _T = TypeVar("_T")
 
@@ -139,7 +139,7 @@ def _nice_width(span: float, bins: int) -> float:
 def histogram(values: Sequence[float], *, integers: bool = True) -> Histogram:
     """Counts in bins of a round width (at least 1 for integer data): ``edges`` has one
     more entry than ``counts``; a bin holds its left edge, the last also its right."""
-    from ckdsl.sim.stats import json_float
+    from ckdsl.sim.stats.results import json_float
 
     if not values:
         return {"edges": [], "counts": []}
@@ -161,7 +161,8 @@ def distribution(values: Sequence[float], blocks: Sequence[int]) -> Distribution
     means, the games' spread, quantiles and histogram."""
     import numpy as np
 
-    from ckdsl.sim.stats import block_means, json_float, mean_interval
+    from ckdsl.sim.stats.means import block_means, mean_interval
+    from ckdsl.sim.stats.results import json_float
 
     data = np.asarray(values, dtype=np.float64)
     n, seeds = int(data.size), len(set(blocks))
@@ -195,7 +196,8 @@ def distribution(values: Sequence[float], blocks: Sequence[int]) -> Distribution
 
 def summarize(df: pd.DataFrame) -> Summary:
     """The summary of the games in ``df`` (rows of a results store), as JSON data."""
-    from ckdsl.sim.stats import seat_balance, wilson
+    from ckdsl.sim.stats.balance import seat_balance
+    from ckdsl.sim.stats.proportions import wilson
 
     frame = df.sort_values(["seed_index", "lineup", "rotation"], kind="stable")
     n = len(frame)

@@ -28,7 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
-from ckdsl.sim.stats import IntervalJson, json_float, wilson
+from ckdsl.sim.stats.proportions import wilson
+from ckdsl.sim.stats.results import IntervalJson, json_float
 
 if TYPE_CHECKING:
     import pandas as pd

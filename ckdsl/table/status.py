@@ -9,9 +9,10 @@ from collections.abc import Sequence
 
 from ckdsl.engine.decisions import Option
 from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option
+from ckdsl.engine.pieces import points_breakdown
 from ckdsl.engine.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
+from ckdsl.table.answers import localized
 
 
 def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
@@ -28,12 +29,25 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
     dice = ""
     if state.dice is not None and state.rolled:
         white, red, face = state.dice
-        dice = f" · {m('table_dice')} {white}+{red} ({face})"
-    barbarians = catalog.name("concepts", "barbarians")
+        event = catalog.name("event_faces", face)
+        dice = f" · {m('table_dice_rolled', white=white, red=red, event=event)}"
+    programs = rules.programs
+    strength = programs.barbarian_strength(game)  # public: the board and the knights
+    defence = sum(programs.defence_of(game, p) for p in range(view.players))
+    barbarians = (
+        f"{catalog.name('concepts', 'barbarians')} {state.barbarians}/{rules.barbarian_track}"
+        f" ({m('table_strength', strength=strength, defence=defence)})"
+    )
+    kind = view.decision.kind
+    decision = m(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
     lines = [
         f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
-        f" · {view.decision.kind} · {barbarians} {state.barbarians}/{rules.barbarian_track}{dice}"
+        f" · {decision} · {barbarians}{dice}",
+        f"  {m('table_titles')}: {title_line(game, catalog)}",
     ]
+    details = pending_details(game, catalog) if view.decision.player == seat else ""
+    if details:
+        lines.append(f"  → {details}")
     for p in range(view.players):
         player = state.players[p]
         knights = ", ".join(
@@ -44,7 +58,10 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
             f"{catalog.name('tracks', track.id)} {player.levels[t]}"
             for t, track in enumerate(rules.tracks)
         )
-        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')}"
+        sources = ", ".join(
+            f"{source_name(catalog, source)} {n}" for source, n in points_breakdown(game, p).items()
+        )
+        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')} ({sources})"
         if p == seat:
             hand = ", ".join(
                 f"{n} {catalog.good_name(rules.goods[g])}" for g, n in enumerate(player.hand) if n
@@ -65,20 +82,74 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
                 f"{m('table_progress')}: {view.progress_counts[p]} · {m('table_levels')}: "
                 f"{levels} · {m('table_knights')}: {knights or '-'}"
             )
-    if state.merchant != NOBODY:
-        merchant = catalog.name("pieces", "merchant")
-        tile = catalog.message("board_tile", tile=state.merchant)
-        lines.append(f"  {merchant}: {tile} ({who(state.merchant_owner)})")
     return lines
 
 
+def pending_details(game: Game, catalog: Catalog) -> str:
+    """What the decision owed now is about, where its answers do not say: how many cards
+    a discard still owes, the offer a trade answer is about ("" otherwise)."""
+    decision = game.pending
+    for task in game.state.queue:
+        if task[0] == "discard" and task[1] == decision.player and decision.kind == "discard":
+            return catalog.message_with("table_discard_count", task[2], {"count": task[2]})
+        if task[0] in ("respond", "partner") and decision.kind == task[0]:
+            offer = task[2]
+            colour = game.rules.names("player_colours")[offer["from"]]
+            return catalog.message(
+                "log_offer",
+                player=catalog.name("colours", colour),
+                give=_goods(catalog, offer["give"]),
+                get=_goods(catalog, offer["get"]),
+            )
+    return ""
+
+
+def _goods(catalog: Catalog, amounts: dict[str, int]) -> str:
+    return ", ".join(catalog.counted(good, n) for good, n in amounts.items())
+
+
+def title_line(game: Game, catalog: Catalog) -> str:
+    """Who holds what a player can hold alone or take from another: Longest Road, the
+    Defender of Catan cards, each track's metropolis, the merchant."""
+    state, rules = game.state, game.rules
+    colours = rules.names("player_colours")
+
+    def who(p: int) -> str:
+        return (
+            catalog.name("colours", colours[p]) if p != NOBODY else catalog.message("table_nobody")
+        )
+
+    parts = [f"{catalog.name('titles', 'longest_road')}: {who(state.longest_road_holder)}"]
+    defenders = [(p, me.defender) for p, me in enumerate(state.players) if me.defender]
+    if defenders:
+        held = ", ".join(who(p) + (f" ×{n}" if n > 1 else "") for p, n in defenders)
+        parts.append(f"{catalog.name('titles', 'defender')}: {held}")
+    for t, track in enumerate(rules.tracks):
+        at = state.metropolis[t]
+        if at != NOBODY:
+            parts.append(
+                f"{catalog.name('pieces', 'metropolis')} ({catalog.name('tracks', track.id)}):"
+                f" {who(state.owner[at])}"
+            )
+    if state.merchant != NOBODY:
+        tile = catalog.message("board_tile", tile=state.merchant)
+        parts.append(f"{catalog.name('pieces', 'merchant')}: {who(state.merchant_owner)} ({tile})")
+    return " · ".join(parts)
+
+
+def source_name(catalog: Catalog, source: str) -> str:
+    """The name of a source of points (``pieces.points_breakdown``)."""
+    if source in ("longest_road", "defender"):
+        return catalog.name("titles", source)
+    if source in ("settlement", "city", "metropolis", "merchant"):
+        return catalog.name("pieces", source)
+    return catalog.card_name(source)
+
+
 def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> list[str]:
-    """The legal answers numbered from 1, with the card's or track's name where the
-    answer names one, in columns when there are many."""
-    texts = [
-        f"{n}) {format_option(game, o)}{option_gloss(game, catalog, o)}"
-        for n, o in enumerate(options, start=1)
-    ]
+    """The legal answers numbered from 1, in the table's language (``ckdsl.table.answers``),
+    in columns when there are many."""
+    texts = [f"{n}) {localized(game, catalog, o)}" for n, o in enumerate(options, start=1)]
     if len(texts) <= 12:
         return [f"  {t}" for t in texts]
     width = max(len(t) for t in texts) + 2
@@ -87,16 +158,3 @@ def option_lines(game: Game, catalog: Catalog, options: Sequence[Option]) -> lis
         "  " + "".join(t.ljust(width) for t in texts[i : i + per_line]).rstrip()
         for i in range(0, len(texts), per_line)
     ]
-
-
-def option_gloss(game: Game, catalog: Catalog, option: Option) -> str:
-    """The localized name an answer's id stands for ("play bishop" — Bishop)."""
-    if option[0] in ("play", "discard_card", "reward") and isinstance(option[1], str):
-        name = catalog.card_name(option[1])
-    elif option[0] == "improve" and isinstance(option[1], str):
-        name = catalog.name("tracks", option[1])
-    elif option[0] in ("discard", "take") and isinstance(option[1], str):
-        name = catalog.good_name(option[1])
-    else:
-        return ""
-    return "" if name.lower() == option[1].lower() else f" — {name}"

@@ -30,11 +30,13 @@ from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
+from ckdsl.reports.picture import NoConverter, svg_to_png
 from ckdsl.reports.position import position_svg
 from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_save
+from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
 
-COMMANDS = ("help", "options", "board", "log", "undo", "save", "quit")
+COMMANDS = ("help", "options", "board", "card", "log", "undo", "save", "quit")
 
 
 class Console(Protocol):
@@ -100,6 +102,8 @@ class Table:
     delay: float = 0.0
     save_path: Path | None = None
     board_path: Path = Path("ckdsl-board.svg")
+    ask_forced: bool = False
+    """Ask even when there is one answer (by default it is given, and said)."""
     shown: int = 0  # events already printed
     marks: list[_Mark] = field(default_factory=list)
 
@@ -135,12 +139,18 @@ class Table:
         """Ask ``player`` until they answer; False when they quit."""
         game = self.game
         self._show_events()
+        options = game.pending.options
+        if len(options) == 1 and not self.ask_forced:  # nothing to decide: say it, go on
+            answer = localized(game, self.catalog, options[0])
+            self.console.say(self.catalog.message("terminal_forced", answer=answer))
+            game.answer(options[0])
+            return True
         decks = [deck[:] for deck in game.state.decks]
         self.marks.append(_Mark(len(game.history), dict(game.state.rng), decks))
         self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
-        options = game.pending.options
         self.console.say("\n".join(option_lines(game, self.catalog, options)))
-        answers = [format_option(game, o) for o in options]
+        answers = [localized(game, self.catalog, o) for o in options]
+        answers += [format_option(game, o) for o in options]  # the notation is understood too
         name = self.catalog.name("colours", game.rules.names("player_colours")[player])
         while True:
             text = " ".join(self.console.ask(f"[{name}] > ", [*answers, *COMMANDS]).split())
@@ -161,6 +171,8 @@ class Table:
                 self.console.say("\n".join(option_lines(game, self.catalog, options)))
             elif word == "board":
                 self._write_board(Path(rest) if rest else self.board_path)
+            elif word == "card":
+                self.console.say(self._card_text(rest))
             elif word == "log":
                 self._show_log(int(rest) if rest.isdigit() else 20)
             elif word == "undo":
@@ -173,7 +185,8 @@ class Table:
                 return False
             else:
                 try:
-                    option = parse_answer(game, text)
+                    shown = read_localized(game, self.catalog, text, options)
+                    option = shown if shown is not None else parse_answer(game, text)
                     game.answer(option)
                     return True
                 except IllegalAnswer as exc:
@@ -185,8 +198,11 @@ class Table:
             self.console.say(self.catalog.message("terminal_nothing_to_undo"))
             return False
         mark, now = self.marks[-2], self.game.state
-        if mark.rng != now.rng or mark.decks != now.decks:
+        if mark.rng != now.rng:
             self.console.say(self.catalog.message("terminal_cannot_undo"))
+            return False
+        if mark.decks != now.decks:  # a card drawn, or played and put under its deck
+            self.console.say(self.catalog.message("terminal_cannot_undo_deck"))
             return False
         replayed = start(self.setup)
         for option in self.game.history[: mark.answers]:
@@ -223,14 +239,29 @@ class Table:
         lines = renderer.lines(self._visible(self.game.events))
         self.console.say("\n".join(lines[-count:]))
 
+    def _card_text(self, name: str) -> str:
+        """A progress card's name and text, found by its id or its name in any case."""
+        wanted = " ".join(name.split()).casefold()
+        for card in self.game.rules.cards:
+            if wanted in (card.casefold(), self.catalog.card_name(card).casefold()):
+                return f"{self.catalog.card_name(card)}: {self.catalog.card_text(card)}"
+        return self.catalog.message("terminal_no_card", name=name[:40])
+
     def _write_board(self, path: Path) -> None:
-        title = f"turn {self.game.state.turn}"
+        title = self.catalog.message("table_turn", turn=self.game.state.turn)
+        svg = position_svg(self.game, self.catalog, title=title)
         try:
-            path.write_text(position_svg(self.game, self.catalog, title=title), encoding="utf-8")
+            if path.suffix.lower() == ".png":
+                svg_to_png(svg, path)
+            else:
+                path.write_text(svg, encoding="utf-8")
         except OSError as exc:
             self.console.say(
                 self.catalog.message("terminal_cannot_write", file=path, why=exc.strerror)
             )
+            return
+        except NoConverter as exc:
+            self.console.say(str(exc))
             return
         self.console.say(self.catalog.message("terminal_board_written", file=path.resolve()))
 

@@ -18,24 +18,26 @@ from typing import Any
 from ckdsl.bots import Bot, bot_seed
 from ckdsl.bots.base import BotSpec
 from ckdsl.diagnostics import CkdslError
-from ckdsl.dsl.explain import explain
 from ckdsl.engine.decisions import IllegalAnswer
 from ckdsl.engine.game import Game
 from ckdsl.engine.notation import format_option, parse_answer
+from ckdsl.engine.pieces import points_breakdown
 from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog, all_languages, load_catalog
 from ckdsl.l10n.refusals import render, say
-from ckdsl.reports.dsl import explain_lines
 from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
+from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
-from ckdsl.table.status import option_gloss
+from ckdsl.table.answers import localized
+from ckdsl.table.status import pending_details, source_name, title_line
 
 LOG_LINES = 60  # the last lines of the log a page shows
 # The page's own words, from the locale (``messages.table_*``).
 PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
-    "new", "save", "load", "offer", "over",
+    "new", "save", "load", "offer", "over", "titles", "rules", "confirm_new", "confirm_load",
+    "give", "get", "close", "discard_title", "points_to_win", "dice",
 )  # fmt: skip
 
 
@@ -188,10 +190,20 @@ class Room:
                 "progress": view.progress_counts[p],
                 "knights": len(state.players[p].knights),
                 "levels": list(state.players[p].levels),
+                "breakdown": [
+                    {"source": source_name(catalog, s), "points": n}
+                    for s, n in points_breakdown(game, p).items()
+                ],
             }
             for p in range(view.players)
         ]
         ruleset = load_rules(self.setup.rules).ruleset
+        programs = rules.programs
+        dice = None
+        if state.dice is not None and state.rolled:
+            white, red, face = state.dice
+            dice = {"white": white, "red": red, "face": face,
+                    "event": catalog.name("event_faces", face)}  # fmt: skip
         return {
             "version": self.version,
             "seat": seat,
@@ -211,11 +223,32 @@ class Room:
                 {
                     "card": card,
                     "name": catalog.card_name(card),
-                    "explain": "\n".join(explain_lines(explain(ruleset, card, catalog))),
+                    "text": catalog.card_text(card),
                 }
                 for card in me.progress
             ],
             "board": position_svg(game, catalog, highlight=mine, seat=seat),
+            "dice": dice,
+            "barbarians": {
+                "name": catalog.name("concepts", "barbarians"),
+                "at": state.barbarians,
+                "track": rules.barbarian_track,
+                "strength": programs.barbarian_strength(game),
+                "defence": sum(programs.defence_of(game, p) for p in range(view.players)),
+                "said": catalog.message(
+                    "table_strength",
+                    strength=programs.barbarian_strength(game),
+                    defence=sum(programs.defence_of(game, p) for p in range(view.players)),
+                ),
+            },
+            "titles": title_line(game, catalog),
+            "rules": {
+                "name": ruleset.name,
+                "description": ruleset.description,
+                "points_to_win": ruleset.parameters["points_to_win"],
+                "differences": differences(ruleset, load_rules("base").ruleset),
+            },
+            "goods": [{"good": g, "name": catalog.good_name(g)} for g in rules.goods],
             "log": log[-LOG_LINES:],
             "heading": self._heading(catalog, seat, mine),
             "pending": {
@@ -226,10 +259,11 @@ class Room:
                 "kind": game.pending.kind,
                 "yours": mine,
                 "options": [
-                    {"answer": format_option(game, o), "gloss": option_gloss(game, catalog, o)}
+                    {"answer": format_option(game, o), "label": localized(game, catalog, o)}
                     for o in (game.pending.options if mine else ())
                 ],
                 "offers": mine and game.pending.accepts_open("offer"),
+                "details": pending_details(game, catalog) if mine else "",
             },
             "over": state.over,
             "scores": scores(game) if state.over else None,
@@ -247,4 +281,8 @@ class Room:
             return f"{turn} · {catalog.message('table_over')}"
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
-        return f"{turn} · {catalog.message(key, player=who)} ({game.pending.kind})"
+        kind = game.pending.kind
+        said = (
+            catalog.message(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
+        )
+        return f"{turn} · {catalog.message(key, player=who)} ({said})"

@@ -6,6 +6,8 @@ const seat = params.get("seat") || "";
 let lang = params.get("lang") || localStorage.getItem("ckdsl-lang") || "en";
 let version = null;
 let busy = false;
+let words = {};
+let logSeen = null;  // the log lines already shown, to toast only the new ones
 
 const $ = (id) => document.getElementById(id);
 function text(el, value) { el.textContent = value; return el; }
@@ -37,10 +39,50 @@ function pick(answers) {
   text($("message"), "");
 }
 
+function die(cls, value) { const d = make("span", value); d.className = `die ${cls}`; return d; }
+
+function toast(lines) {
+  // The events since the last look, one after another: bots' turns are read, not missed.
+  lines.slice(-8).forEach((line, i) => setTimeout(() => {
+    const t = make("div", line); t.className = "toast"; $("toasts").append(t);
+    setTimeout(() => { t.style.opacity = "0"; setTimeout(() => t.remove(), 700); }, 3500);
+  }, i * 450));
+}
+
+function showCard(c) {
+  text($("card-name"), c.name); text($("card-text"), c.text); $("card").showModal();
+}
+
+function tradeForm(goods) {
+  // The offer as goods to give and to get; sent as the answer "offer 1 brick for 1 ore".
+  const trade = $("trade");
+  if (trade.dataset.goods === JSON.stringify(goods)) return;
+  trade.dataset.goods = JSON.stringify(goods);
+  for (const [row, side] of [[0, "give"], [1, "get"]]) {
+    const tr = trade.rows[row];
+    while (tr.cells.length > 1) tr.deleteCell(1);
+    const td = tr.insertCell();
+    for (const g of goods) {
+      const label = make("label", `${g.name} `);
+      const input = document.createElement("input");
+      input.type = "number"; input.min = "0"; input.max = "19"; input.value = "0";
+      input.dataset.good = g.good; input.dataset.side = side;
+      label.append(input); td.append(label);
+    }
+  }
+}
+
+function offerText() {
+  const part = (side) => [...$("trade").querySelectorAll(`input[data-side=${side}]`)]
+    .filter((i) => Number(i.value) > 0).map((i) => `${Number(i.value)} ${i.dataset.good}`).join(" + ");
+  return `offer ${part("give")} for ${part("get")}`;
+}
+
 function show(s) {
   document.documentElement.lang = s.language;
   text($("heading"), s.heading);
   const w = s.words;
+  words = w;
   for (const el of document.querySelectorAll("[data-word]")) text(el, w[el.dataset.word]);
   $("board").innerHTML = s.board;  // the server's own SVG: every text in it is escaped
   for (const el of $("board").querySelectorAll(".option")) {
@@ -49,18 +91,33 @@ function show(s) {
   const options = $("options");
   options.replaceChildren();
   for (const o of s.pending.options) {
-    const b = make("button", o.answer + (o.gloss || ""));
+    const b = make("button", o.label);
     b.dataset.answer = o.answer;
     b.addEventListener("click", () => answer(o.answer));
     options.append(b);
   }
   $("options-title").hidden = !s.pending.yours;
   $("offer").hidden = !s.pending.offers;
+  if (s.pending.offers) tradeForm(s.goods);
+  text($("details"), s.pending.details || "");
+  const dice = $("dice");
+  dice.replaceChildren();
+  if (s.dice) dice.append(make("span", `${w.dice}: `), die("white", s.dice.white), die("red", s.dice.red), die("event", s.dice.event));
+  const b = s.barbarians;
+  text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
+  text($("titles"), `${w.titles}: ${s.titles}`);
+  const r = s.rules;
+  $("rules-text").replaceChildren(
+    make("div", `${r.name}${r.description ? ": " + r.description : ""}`),
+    make("div", `${w.points_to_win}: ${r.points_to_win}`),
+    ...r.differences.map((d) => make("div", d)));
   const hand = s.hand.map((h) => `${h.count} ${h.name}`).join(", ");
   text($("hand"), hand || "–");
   const cards = $("cards");
   cards.replaceChildren();
-  for (const c of s.progress) { const li = make("li", c.name); li.title = c.explain; cards.append(li); }
+  for (const c of s.progress) {
+    const li = make("li", c.name); li.addEventListener("click", () => showCard(c)); cards.append(li);
+  }
   const rows = [["", w.vp, w.cards, w.progress, w.knights, s.tracks.join(" / ")]];
   const table = $("players");
   table.replaceChildren();
@@ -73,11 +130,19 @@ function show(s) {
     const name = make("td", p.name);
     const sw = make("span"); sw.className = "swatch"; sw.style.background = p.screen;
     name.prepend(sw);
-    tr.append(name, make("td", p.points), make("td", p.cards), make("td", p.progress),
+    const points = make("td", p.points);
+    const parts = make("div", p.breakdown.map((x) => `${x.source} ${x.points}`).join(", "));
+    parts.className = "breakdown"; points.append(parts);
+    tr.append(name, points, make("td", p.cards), make("td", p.progress),
       make("td", p.knights), make("td", p.levels.join(" / ")));
     table.append(tr);
   });
   const log = $("log");
+  if (logSeen !== null && s.language === logSeen.language) {
+    const fresh = s.log.slice(overlap(logSeen.lines, s.log));
+    if (fresh.length) toast(fresh);
+  }
+  logSeen = { language: s.language, lines: s.log };
   log.replaceChildren(...s.log.map((line) => make("li", line)));
   log.scrollTop = log.scrollHeight;
   const final = $("final");
@@ -87,6 +152,14 @@ function show(s) {
     final.replaceChildren(make("strong", s.final_title), ...lines.map((l) => make("div", l)));
     final.dataset.scores = JSON.stringify(s.scores);
   }
+}
+
+function overlap(before, now) {
+  // How many of ``now``'s first lines ``before`` already ended with.
+  for (let n = Math.min(before.length, now.length); n > 0; n--) {
+    if (before.slice(before.length - n).join("\n") === now.slice(0, n).join("\n")) return n;
+  }
+  return 0;
 }
 
 async function refresh(force) {
@@ -107,14 +180,16 @@ async function refresh(force) {
 $("lang").addEventListener("change", () => {
   lang = $("lang").value; localStorage.setItem("ckdsl-lang", lang); refresh(true);
 });
-$("new").addEventListener("click", () => call("/api/new", {}));
+$("new").addEventListener("click", () => {
+  if (confirm(words.confirm_new || "Start a new game?")) call("/api/new", {});
+});
 $("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}`; });
 $("load").addEventListener("change", async (e) => {
   const file = e.target.files[0];
-  if (file) await call("/api/load", { save: await file.text() });
+  if (file && confirm(words.confirm_load || "Load this save?")) await call("/api/load", { save: await file.text() });
   e.target.value = "";
 });
-$("offer").addEventListener("submit", (e) => { e.preventDefault(); answer($("offer-text").value); });
+$("offer").addEventListener("submit", (e) => { e.preventDefault(); answer(offerText()); });
 
 refresh(true);
 setInterval(() => { if (!busy) refresh(false); }, 400);

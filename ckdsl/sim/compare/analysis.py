@@ -1,0 +1,322 @@
+"""Compare a base rule set with its variants: :func:`compare` and the
+:class:`ComparisonReport` it returns."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import pandas as pd  # type: ignore[import-untyped, unused-ignore]
+
+from ckdsl.jsondata import JsonValue, arr, obj
+from ckdsl.sim.compare.differences import Comparison, Difference, PairingRow, _compare_pair, _Design
+from ckdsl.sim.compare.specs import (
+    REPORT_VERSION,
+    CompareError,
+    StoreFacts,
+    _context,
+    _f,
+    _finite,
+    metric_specs,
+)
+from ckdsl.sim.compare.summaries import RuleSetSummary, _edges, _jsonable, _summary
+from ckdsl.sim.compare.tables import _require, _sorted, game_table
+from ckdsl.sim.compare.verdicts import verdict
+from ckdsl.sim.stats.multiplicity import benjamini_hochberg, holm
+from ckdsl.sim.stats.results import MeanMethod
+
+__all__ = [
+    "ComparisonReport",
+    "StoppingRule",
+    "compare",
+]
+
+# --- The report ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoppingRule:
+    """How many games were played: a fixed number of seeds, or until an SPRT decided.
+
+    ``seeds`` and ``games``: per rule set. ``details`` for an SPRT (``sprt_run``): the
+    metric and its label, ``h0`` and ``h1`` (in the metric's units), ``alpha``, ``beta``,
+    ``batch`` and ``max_seeds`` (in seeds), ``batches``, and ``tests``: per variant its
+    ``variant``, ``llr``, ``lower_bound``, ``upper_bound``, ``decision`` and ``n`` (seeds).
+    """
+
+    kind: Literal["fixed", "sprt"]
+    seeds: int
+    games: int
+    details: Mapping[str, JsonValue] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        played = f"{self.seeds} seeds ({self.games} games) per rule set"
+        if self.kind == "fixed":
+            return f"fixed: {played}"
+        d = self.details
+        head = (
+            f"SPRT on {d.get('metric_label', d.get('metric'))}: H0 Δ = {d.get('h0')}, "
+            f"H1 Δ = {d.get('h1')} (α = {d.get('alpha')}, β = {d.get('beta')}), batches of "
+            f"{d.get('batch')} seeds, at most {d.get('max_seeds')} seeds; played {played} "
+            f"in {d.get('batches')} batches"
+        )
+        tests = []
+        for item in arr(d.get("tests", [])):
+            test = obj(item)
+            decision = {
+                "accept_h1": "H1 accepted",
+                "accept_h0": "H0 accepted",
+            }.get(str(test.get("decision")), "no decision at the cap")
+            tests.append(
+                f"{test.get('variant')}: {decision} (LLR {_fmt_llr(test.get('llr'))}, bounds "
+                f"{_fmt_llr(test.get('lower_bound'))} and {_fmt_llr(test.get('upper_bound'))}, "
+                f"{test.get('n')} seeds)"
+            )
+        return head + ("; " + "; ".join(tests) if tests else "")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "seeds": self.seeds,
+            "games": self.games,
+            "description": self.describe(),
+            "details": _jsonable(self.details),
+        }
+
+
+def _fmt_llr(value: JsonValue) -> str:
+    number = _finite(value)
+    return "n/a" if number is None else f"{number:+.3f}"
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """The whole comparison: design, each rule set, each variant against the base."""
+
+    base: str
+    labels: tuple[str, ...]
+    level: float
+    method: MeanMethod
+    seed: int
+    rulesets: tuple[RuleSetSummary, ...]
+    comparisons: tuple[Comparison, ...]
+    headline_tests: int
+    exploratory_tests: int
+    stopping: StoppingRule | None = None
+    notes: tuple[str, ...] = ()
+
+    def ruleset(self, label: str) -> RuleSetSummary:
+        for r in self.rulesets:
+            if r.label == label:
+                return r
+        raise KeyError(label)
+
+    def comparison(self, variant: str) -> Comparison:
+        for c in self.comparisons:
+            if c.variant == variant:
+                return c
+        raise KeyError(variant)
+
+    def run_section(self) -> dict[str, object]:
+        """Timings (not deterministic across runs): the games' seconds per rule set."""
+        out: dict[str, object] = {}
+        for r in self.rulesets:
+            if r.seconds is not None:
+                rate = r.games / r.seconds if r.seconds > 0 else None
+                out[r.label] = {
+                    "game_seconds": _f(r.seconds),
+                    "games_per_cpu_second": _f(rate),
+                }
+        return out
+
+    def to_json(self, *, include_run: bool = False) -> dict[str, object]:
+        data: dict[str, object] = {
+            "report_version": REPORT_VERSION,
+            "base": self.base,
+            "labels": list(self.labels),
+            "level": _f(self.level),
+            "interval_method": self.method,
+            "bootstrap_seed": self.seed,
+            "stopping": self.stopping.to_json() if self.stopping else None,
+            "multiplicity": {
+                "headline": {"method": "holm", "tests": self.headline_tests},
+                "exploratory": {
+                    "method": "benjamini-hochberg",
+                    "tests": self.exploratory_tests,
+                },
+            },
+            "rulesets": [r.to_json() for r in self.rulesets],
+            "comparisons": [c.to_json() for c in self.comparisons],
+            "notes": list(self.notes),
+        }
+        if include_run:
+            data["run"] = self.run_section()
+        return data
+
+    def dumps(self, *, include_run: bool = False) -> str:
+        """The JSON text: sorted keys, two-space indent, no NaN; byte-identical for equal
+        inputs."""
+        return json.dumps(
+            self.to_json(include_run=include_run),
+            indent=2,
+            sort_keys=True,
+            ensure_ascii=False,
+            allow_nan=False,
+        )
+
+
+NOTES: tuple[str, ...] = (
+    "Differences are variant − base (B − A).",
+    "Unfinished games (turn limit) count in every denominator: a seat's win rate is its wins "
+    "over all games; the seat-balance χ² test is over the finished games.",
+    "One rule set: proportions have Wilson intervals over games; means have intervals over "
+    "seeds (the games of a seed are averaged first).",
+    "Variant against base: games are paired on (seed_index, lineup, rotation) with the same "
+    "game seed; each metric is averaged per seed, and the per-seed differences get a paired "
+    "interval and test; with one game per seed, 0/1 metrics use Newcombe's paired interval "
+    "and McNemar's test.",
+    "Headline metrics: Holm's correction over every variant's headline tests; exploratory "
+    "panel: Benjamini–Hochberg. 'significant' means adjusted p < 1 − level.",
+)
+
+
+SPRT_NOTE = (
+    "The games were played until an SPRT decided: the intervals and p-values are computed as "
+    "for a fixed number of games and are somewhat optimistic after a sequential stop; quote "
+    "the SPRT's decision, with its α and β, for the tested metric."
+)
+
+
+def compare(
+    frames: Mapping[str, pd.DataFrame],
+    *,
+    base: str,
+    level: float = 0.95,
+    seed: int = 0,
+    method: MeanMethod = "t",
+    stopping: StoppingRule | None = None,
+    stores: Mapping[str, StoreFacts] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> ComparisonReport:
+    """Compare every rule set in ``frames`` with ``frames[base]``.
+
+    ``frames``: label → the games of that rule set (``read_results``). ``level``: of every
+    interval, and 1 − level is the significance threshold after correction. ``method``:
+    ``"t"`` or ``"bootstrap"`` (BCa over seeds, with ``seed``) for the means. ``stopping``:
+    how the games were played (default: a fixed number, the base's seeds and games).
+    ``stores``: per label, facts about the store to show in the header (where the rules came
+    from, the master seed); keep them deterministic. ``progress``: called with a line of
+    text as each step starts."""
+    if base not in frames:
+        raise CompareError(f"no results for the base '{base}'")
+    if len(frames) < 2:
+        raise CompareError("need the base and at least one variant")
+    if not 0.0 < level < 1.0:
+        raise CompareError(f"the level must lie strictly between 0 and 1, not {level}")
+    labels = (base, *(label for label in frames if label != base))
+    for label in labels:
+        _require(frames[label], label)
+    ordered = {label: _sorted(frames[label]) for label in labels}
+    context = _context(list(ordered.values()))
+    specs = metric_specs(context)
+    tables = {label: game_table(ordered[label], context) for label in labels}
+    edges = _edges(tables.values())
+    summaries = []
+    for label in labels:
+        if progress:
+            progress(f"summarizing {label}")
+        store = (stores or {}).get(label)
+        summaries.append(
+            _summary(
+                label, ordered[label], tables[label], context, level, method, seed, store, edges
+            )
+        )
+    raw: list[tuple[str, list[Difference], list[PairingRow], list[str], _Design]] = []
+    for variant in labels[1:]:
+        if progress:
+            progress(f"comparing {variant} with {base}")
+        diffs, pairing, cautions, design = _compare_pair(
+            base, variant, tables[base], tables[variant], specs, level, method, seed
+        )
+        a_hashes = summaries[0].rules_hashes
+        b_hashes = next(s for s in summaries if s.label == variant).rules_hashes
+        if a_hashes and a_hashes == b_hashes:
+            cautions.append(f"'{base}' and '{variant}' have the same rules hash (a mirror run)")
+        a_lineups = summaries[0].lineups
+        b_lineups = next(s for s in summaries if s.label == variant).lineups
+        if a_lineups != b_lineups:
+            cautions.append(f"'{base}' and '{variant}' were played by different bot line-ups")
+        raw.append((variant, diffs, pairing, cautions, design))
+    # Multiplicity: Holm over all headline tests, BH over all exploratory ones.
+    alpha = 1.0 - level
+    adjusted: dict[tuple[str, str], tuple[float | None, bool]] = {}
+    sizes: dict[str, int] = {}
+    for family, correct in (
+        ("headline", holm),
+        ("exploratory", benjamini_hochberg),
+    ):
+        members = [(v, d) for v, diffs, *_ in raw for d in diffs if d.family == family]
+        results = correct([d.p for _, d in members], alpha)
+        sizes[family] = sum(1 for _, d in members if d.p is not None)
+        for (v, d), result in zip(members, results, strict=True):
+            adjusted[(v, d.spec.name)] = result
+    comparisons = []
+    for variant, diffs, pairing, cautions, design in raw:
+        final = []
+        for d in diffs:
+            adj, sig = adjusted[(variant, d.spec.name)]
+            final.append(
+                Difference(
+                    d.spec,
+                    d.a,
+                    d.b,
+                    d.delta,
+                    d.p,
+                    d.test,
+                    d.n,
+                    d.paired,
+                    d.family,
+                    adj,
+                    sig,
+                    d.table,
+                )
+            )
+        verdicts = tuple(
+            verdict(variant, d, sizes["headline"]) for d in final if d.family == "headline"
+        )
+        paired, matched, seeds, left_a, left_b = design
+        comparisons.append(
+            Comparison(
+                base,
+                variant,
+                paired,
+                matched,
+                seeds,
+                left_a,
+                left_b,
+                tuple(final),
+                tuple(pairing),
+                verdicts,
+                tuple(cautions),
+            )
+        )
+    if stopping is None:
+        stopping = StoppingRule("fixed", summaries[0].seeds, summaries[0].games)
+    notes: tuple[str, ...] = NOTES
+    if stopping.kind == "sprt":
+        notes = (*NOTES, SPRT_NOTE)
+    return ComparisonReport(
+        base=base,
+        labels=labels,
+        level=level,
+        method=method,
+        seed=seed,
+        rulesets=tuple(summaries),
+        comparisons=tuple(comparisons),
+        headline_tests=sizes["headline"],
+        exploratory_tests=sizes["exploratory"],
+        stopping=stopping,
+        notes=notes,
+    )
