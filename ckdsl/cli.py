@@ -522,14 +522,9 @@ def _save_or_keep(save_path: Path | None, game: Game, setup: GameSetup) -> bool:
 
 def _check_save_path(save_path: Path | None, setup: GameSetup) -> None:
     """A save is never written over the files of the game itself."""
-    from ckdsl.session import file_in_use
+    from ckdsl.commands.common import refuse_game_files
 
-    if save_path is not None:
-        used = file_in_use(save_path, setup)
-        if used is not None:
-            raise click.BadParameter(
-                f"'{save_path}' is {used}: save the game to another file", param_hint="--save"
-            )
+    refuse_game_files("--save", save_path, [setup.rules], setup.map)
 
 
 def _started(setup: GameSetup) -> Game:
@@ -606,10 +601,12 @@ def replay(
 
 def _replay_steps(save: Path, svg_path: Path | None, lang: str, rules: Path | None) -> None:
     from ckdsl.commands.board import show_steps
+    from ckdsl.commands.common import refuse_game_files
     from ckdsl.session import load_rules, open_replay, saved_option
     from ckdsl.table.watch import steps
 
     game, setup, answers = open_replay(save, None if rules is None else str(rules))
+    refuse_game_files("--svg", svg_path, [setup.rules], setup.map, [save])
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
 
     def given() -> Iterator[Option]:

@@ -9,6 +9,7 @@ identical state.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -301,18 +302,33 @@ def _resolved(target: str, save: Path, bundled: Sequence[str]) -> str:
 
 RULES_IN_USE = "the rules being played"
 MAP_IN_USE = "the map being played"
+RULE_FILE_IN_USE = "a file the rules being played are read from (a variant they extend)"
 
 
 def file_in_use(path: Path, setup: GameSetup) -> str | None:
-    """Which of the game's own files ``path`` is (its variant, a file of its rule-set
-    folder, its map), if it is one: a save must never be written over it."""
+    """Which of the game's own files ``path`` is, if it is one: its variant, a variant it
+    extends, a file of a rule-set folder it was read from (``RULES_IN_USE``,
+    ``RULE_FILE_IN_USE``), or its map (``MAP_IN_USE``). A save, a picture or a report
+    must never be written over it."""
+    return files_in_use(path, setup.rules, setup.map)
+
+
+def files_in_use(path: Path, rules: str | None, map_name: str | None) -> str | None:
+    """``file_in_use`` for a rule set and a map given apart (``None``: not in use)."""
     target = path.resolve()
-    rules = base_rules_dir() if setup.rules == "base" else Path(setup.rules)
-    rules = rules.resolve()
-    if target == rules or (rules.is_dir() and rules in target.parents):
-        return RULES_IN_USE
-    if target == board.map_path(setup.map).resolve():
-        return MAP_IN_USE
+    if rules is not None:
+        folder = base_rules_dir() if rules == "base" else Path(rules)
+        read = {folder.resolve()}
+        # (a rule set that does not load: its own file or folder is still checked)
+        with contextlib.suppress(CkdslError, OSError, ValueError):
+            read.update(Path(stamp.path) for stamp in load_rules(rules).ruleset.sources)
+        for source in read:
+            if target == source or (source.is_dir() and source in target.parents):
+                return RULES_IN_USE if target == folder.resolve() else RULE_FILE_IN_USE
+    if map_name is not None:
+        with contextlib.suppress(OSError, ValueError):
+            if target == board.map_path(map_name).resolve():
+                return MAP_IN_USE
     return None
 
 

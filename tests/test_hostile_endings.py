@@ -190,3 +190,44 @@ def test_every_game_ends_within_its_budgets(per_turn: int, per_game: int, seed: 
         or game.state.turn_decisions == per_turn
         or (game.state.winner >= 0)
     )
+
+
+# --- nothing writes over a file the game reads -----------------------------------------------
+
+
+def test_no_output_is_written_over_a_file_the_game_reads(tmp_path: Path) -> None:
+    parent = _variant(tmp_path, "override:\n  parameters:\n    points_to_win: 12\n", "parent.yaml")
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: parent.yaml\n")
+    standard = Path(__file__).resolve().parent.parent / "rules" / "maps" / "standard.yaml"
+    save = tmp_path / "g.json"
+    played = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(child), "--save", str(save)])
+    assert played.exit_code == 0, played.output
+    before = {p: p.read_bytes() for p in (parent, child, save, standard)}
+    rules = ["--rules", str(child)]
+    for args, option, target, said in (
+        (["play", *FAST, *rules, "--save"], "--save", parent, "a file the rules being played"),
+        (["watch", *FAST, *rules, "--svg"], "--svg", parent, "a file the rules being played"),
+        (["replay", str(save), "--step", "--svg"], "--svg", child, "the rules being played"),
+        (["board", "--save", str(save), "--svg"], "--svg", save, "the file being shown"),
+        (["board", "--map", str(standard), "--svg"], "--svg", standard, "the map being played"),
+        (["compare", "base", str(child), "--games", "1", "--report"], "--report", parent,
+         "a file the rules being played"),
+    ):  # fmt: skip
+        result = CliRunner().invoke(cli, [*args, str(target)])
+        assert result.exit_code == 2, (args, result.output)
+        assert f"Invalid value for {option}: '{target}' is {said}" in result.stderr, args
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_the_terminal_seat_writes_no_save_or_board_over_the_rules(tmp_path: Path) -> None:
+    parent = _variant(tmp_path, "override:\n  parameters:\n    points_to_win: 12\n", "parent.yaml")
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: parent.yaml\n")
+    lines = f"save {parent}\nboard {parent}\nquit\nn\n"
+    result = CliRunner().invoke(
+        cli, ["play", "--players", "human,random,random,random", "--seed", "1",
+              "--rules", str(child)], input=lines,
+    )  # fmt: skip
+    assert result.output.count(f"not saved: {parent} is the rules being played") == 2
+    assert parent.read_text().startswith("extends: base\n")

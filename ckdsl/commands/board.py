@@ -15,6 +15,7 @@ import click
 from ckdsl.commands.common import (
     bot_specs,
     json_option,
+    refuse_game_files,
     rules_option,
     setup_usage_errors,
     table_layout_option,
@@ -129,6 +130,8 @@ def _draw_map(
     if seed is not None and layout is not None:
         raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
     spec, topology = load_board(map_name)
+    for option, path in (("--svg", svg_path), ("--png", png_path)):
+        refuse_game_files(option, path, map_name=map_name)
     layout, seed = default_drawing(spec, layout, seed)
     try:
         drawn = (
@@ -180,6 +183,8 @@ def _draw_game(
     else:
         game, setup, _ = scenario_position(source, at)
     done = total if at is None else at
+    for option, path in (("--svg", svg_path), ("--png", png_path)):
+        refuse_game_files(option, path, [setup.rules], setup.map, [source])
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     if svg_path is not None or png_path is not None:
         title = f"{source.name} · {done}/{total}"
@@ -253,6 +258,7 @@ def watch(
     setup = GameSetup(target, map_name, layout, len(specs), seed)
     with setup_usage_errors():
         game = start(setup)
+    refuse_game_files("--svg", svg_path, [setup.rules], setup.map)
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     pause = delay if delay is not None else (1.0 if sys.stdout.isatty() else 0.0)
 

@@ -214,3 +214,28 @@ def run_experiment(
     except RunInterrupted as stop:
         click.echo(str(stop), err=True)
         click.get_current_context().exit(EXIT_INTERRUPTED)
+
+
+def refuse_game_files(
+    option: str,
+    path: Path | None,
+    rules: Sequence[str | None] = (),
+    map_name: str | None = None,
+    read: Sequence[Path] = (),
+) -> None:
+    """Nothing writes over a file the game reads: ``path`` (the file of ``option``) must
+    not be a rule file of ``rules`` (a variant, a variant it extends, a rule-set folder's
+    file), the map ``map_name``, or one of ``read`` (the save or scenario shown). A usage
+    error, exit 2, naming the file."""
+    from ckdsl.session import files_in_use
+
+    if path is None:
+        return
+    used = next(
+        (u for r in rules or (None,) if (u := files_in_use(path, r, map_name)) is not None),
+        None,
+    )
+    if used is None and any(path.resolve() == p.resolve() for p in read):
+        used = "the file being shown"
+    if used is not None:
+        raise click.BadParameter(f"'{path}' is {used}: write to another file", param_hint=option)

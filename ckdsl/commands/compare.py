@@ -22,6 +22,7 @@ from ckdsl.commands.common import (
     map_option,
     prepared,
     quiet_option,
+    refuse_game_files,
     results_folder,
     rotate_option,
     run_experiment,
@@ -220,6 +221,7 @@ def compare_command(
         if value and not until_significant:
             raise click.UsageError(f"{name} needs --until-significant")
     _check_writable(report_path, plots_dir, out)
+    refuse_game_files("--report", report_path, [base, *variants], map_name)
     lineup = tuple(spec.full() for spec in specs)
     plans = _plans([base, *variants], lineup, games, seed, rotate_seats, map_name, layout)
     seats = len(lineup)

@@ -32,7 +32,7 @@ from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.picture import NoConverter, svg_to_png
 from ckdsl.reports.position import position_svg
-from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_save
+from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, start, write_save
 from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
 
@@ -248,6 +248,8 @@ class Table:
         return self.catalog.message("terminal_no_card", name=name[:40])
 
     def _write_board(self, path: Path) -> None:
+        if self._in_use(path):
+            return
         title = self.catalog.message("table_turn", turn=self.game.state.turn)
         svg = position_svg(self.game, self.catalog, title=title)
         try:
@@ -270,11 +272,16 @@ class Table:
     def _default_save(self) -> Path:
         return self.save_path or Path("ckdsl-game.json")
 
-    def _save(self, path: Path) -> bool:
+    def _in_use(self, path: Path) -> bool:
+        """Whether ``path`` is a file the game reads (said, then): never written over."""
         used = file_in_use(path, self.setup)
         if used is not None:
-            key = "terminal_save_on_rules" if used == RULES_IN_USE else "terminal_save_on_map"
+            key = "terminal_save_on_map" if used == MAP_IN_USE else "terminal_save_on_rules"
             self.console.say(self.catalog.message(key, file=path))
+        return used is not None
+
+    def _save(self, path: Path) -> bool:
+        if self._in_use(path):
             return False
         try:
             write_save(path, self.game, self.setup)
