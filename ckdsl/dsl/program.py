@@ -24,7 +24,6 @@ from ckdsl.dsl.compiler.pycode import closures_only, to_python
 from ckdsl.dsl.compiler.selections import filter_code, first_code
 from ckdsl.dsl.compiler.statements import Compiler
 from ckdsl.dsl.errors import DslError
-from ckdsl.dsl.hook_loops import endless_hooks
 from ckdsl.dsl.source import diagnostic
 from ckdsl.dsl.types import (
     BOOL,
@@ -383,6 +382,8 @@ def check_rules(
             _, errors = compile_formula(text, names, variables, want, read)
             out += [diagnostic(e, text, positions.value(path), path) for e in errors]
     if not out:
+        from ckdsl.dsl.hook_loops import endless_hooks  # the syntax tree: only to check
+
         out += endless_hooks(data, positions)
     parsed.save()  # the texts parsed for the first time, for the next check
     if not out:  # with an effect in error, what it would have read is unknown
