@@ -24,6 +24,7 @@ from ckdsl.commands.common import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     PATH,
+    NamedPath,
     bot_specs,
     json_option,
     rules_option,
@@ -311,7 +312,7 @@ def l10n_init(language: str) -> None:
 _locales_option = click.option(
     "--locales",
     "locales",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, file_okay=False),
     default=None,
     metavar="FOLDER",
     help="The folder of the locale files (default: the bundled rules/locales).",

@@ -231,3 +231,29 @@ def test_the_terminal_seat_writes_no_save_or_board_over_the_rules(tmp_path: Path
     )  # fmt: skip
     assert result.output.count(f"not saved: {parent} is the rules being played") == 2
     assert parent.read_text().startswith("extends: base\n")
+
+
+# --- crashes and wrong exit codes --------------------------------------------------------------
+
+
+def test_bots_make_no_offer_the_rules_forbid(tmp_path: Path) -> None:
+    variant = _variant(tmp_path, 'override:\n  allow:\n    offer: "false"\n')
+    result = CliRunner().invoke(
+        cli, ["play", "--players", "heuristic,heuristic,mcts:iterations=5,heuristic",
+              "--seed", "1", "--rules", str(variant)],
+    )  # fmt: skip
+    assert result.exit_code == 0 and "Final scores" in result.output, result.output
+
+
+def test_an_empty_name_is_a_usage_error_naming_the_option() -> None:
+    for args, option in (
+        (["play", *FAST, "--map", ""], "'--map'"),
+        (["play", *FAST, "--rules", ""], "'--rules'"),
+        (["validate", ""], "'[PATHS]...'"),
+        (["simulate", " ", "--games", "1"], "'[RULES]'"),
+        (["board", "--map", ""], "'--map'"),
+        (["replay", ""], "'SAVE'"),
+    ):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 2, args
+        assert f"Invalid value for {option}: an empty name names" in result.stderr, args

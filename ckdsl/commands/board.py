@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ckdsl.commands.common import (
+    NAME,
+    NamedPath,
     bot_specs,
     json_option,
     refuse_game_files,
@@ -38,30 +40,32 @@ lang_option = click.option(
     help="Language of the picture's and the text's words.",
 )
 svg_option = click.option(
-    "--svg", "svg_path", type=click.Path(path_type=Path), help="Write the picture as SVG."
+    "--svg", "svg_path", type=NamedPath(path_type=Path), help="Write the picture as SVG."
 )
 png_option = click.option(
     "--png",
     "png_path",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     help="Write the picture as PNG (needs rsvg-convert, cairosvg or Chromium).",
 )
 
 
 @click.command()
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option(
+    "--map", "map_name", default="standard", show_default=True, type=NAME, help="Map name or file."
+)
 @click.option("--seed", type=int, default=None, help="Draw a random layout with this seed.")
 @click.option("--layout", default=None, help="A fixed layout of the map (e.g. beginner).")
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     help="Draw a saved game's position instead (its final one, or --at N).",
 )
 @click.option(
     "--scenario",
     "scenario_path",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     help="Draw a scenario's position instead (before its steps, or after --at N of them).",
 )
 @click.option(

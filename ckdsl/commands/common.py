@@ -30,7 +30,40 @@ DEFAULT_LINEUP = "heuristic,heuristic,heuristic,heuristic"
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
-PATH = click.Path(path_type=Path)
+
+class NamedPath(click.Path):
+    """A file or folder name, never empty: ``''`` would be read as the current folder
+    (``Path('')`` is ``.``), and a game would run on what is there, or say nothing
+    useful."""
+
+    def convert(
+        self,
+        value: str | os.PathLike[str],
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> str | bytes | os.PathLike[str]:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name names no file: give a file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class _Name(click.ParamType):  # type: ignore[type-arg]
+    """A bundled name or a file (``--map``), never empty."""
+
+    name = "text"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> object:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name names nothing: give a bundled name or a file", param, ctx)
+        return value
+
+
+NAME = _Name()
+"""The type of ``--map``: a bundled map's name or a file."""
+
+PATH = NamedPath(path_type=Path)
 """The type of an argument or option that names a file or folder: one for all of them
 (Click asks gettext for the name of each one it makes, at every start)."""
 
@@ -63,7 +96,12 @@ rules_option = click.option(
     help="A rule-set folder or variant file (default: the bundled base rules).",
 )
 map_option = click.option(
-    "--map", "map_name", default="standard", show_default=True, help="Map name or file."
+    "--map",
+    "map_name",
+    default="standard",
+    show_default=True,
+    type=NAME,
+    help="Map name or file.",
 )
 layout_option = click.option(
     "--layout", default=None, help="A fixed layout of the map (default: from each seed)."
@@ -73,6 +111,7 @@ table_map_option = click.option(
     "--map",
     "map_name",
     default=None,
+    type=NAME,
     help="Map name or file (default: the variant's `table: map`, else standard).",
 )
 table_layout_option = click.option(

@@ -15,6 +15,8 @@ import click
 
 from ckdsl.commands.common import (
     DEFAULT_LINEUP,
+    NAME,
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -48,8 +50,8 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 
 
 @click.command("compare")
-@click.argument("base", metavar="BASE")
-@click.argument("variants", nargs=-1, required=True, metavar="VARIANT...")
+@click.argument("base", metavar="BASE", type=NAME)
+@click.argument("variants", nargs=-1, required=True, metavar="VARIANT...", type=NAME)
 @click.option(
     "--players",
     default=DEFAULT_PLAYERS,
@@ -78,7 +80,7 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 @scheduler_option
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     default=None,
     help="Keep the games here, one results folder per rule set (DIR/LABEL). The same "
     "command again plays only the games missing; more --games extends the folders. "
@@ -89,14 +91,14 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 @click.option(
     "--report",
     "report_path",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=NamedPath(path_type=Path, dir_okay=False),
     default=None,
     help="Write one self-contained HTML file: the design, the tables and the plots.",
 )
 @click.option(
     "--plots",
     "plots_dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, file_okay=False),
     default=None,
     help="Write each plot as PNG and SVG in this folder (with captions.txt).",
 )
