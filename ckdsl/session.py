@@ -71,7 +71,16 @@ def load_rules(target: str) -> LoadedRules:
     edited variant is reloaded on the next call."""
     _no_nul(target)
     path = base_rules_dir() if target == "base" else Path(target)
-    return _RULES.get(str(path.resolve()), lambda: _load_rules(target))
+    return _RULES.get(_resolved_name(path), lambda: _load_rules(target))
+
+
+def _resolved_name(path: Path) -> str:
+    """``path`` resolved, or a CkdslError naming it if links lead round a loop."""
+    try:
+        return str(path.resolve())
+    except (RuntimeError, OSError):  # (Python 3.11 says a loop with RuntimeError)
+        message = "a symbolic link that leads round a loop"
+        raise CkdslError([Diagnostic(str(path), 0, 0, message)]) from None
 
 
 def _no_nul(target: str) -> None:
@@ -113,7 +122,7 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
     problem = yaml_suffix_problem(path)
     if problem is not None:  # a system file named as a map is never read
         raise CkdslError([Diagnostic(str(path), 0, 0, problem)])
-    return _BOARDS.get(str(path.resolve()), lambda: _load_board(path))
+    return _BOARDS.get(_resolved_name(path), lambda: _load_board(path))
 
 
 def _load_board(path: Path) -> tuple[tuple[board.MapSpec, board.Topology], tuple[Stamp, ...]]:

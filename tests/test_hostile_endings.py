@@ -5,8 +5,10 @@ Each test builds its hostile file itself."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
@@ -257,3 +259,34 @@ def test_an_empty_name_is_a_usage_error_naming_the_option() -> None:
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 2, args
         assert f"Invalid value for {option}: an empty name names" in result.stderr, args
+
+
+def test_links_round_a_loop_and_unreadable_folders_are_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "v"
+    (folder / "a").mkdir(parents=True)
+    (folder / "a" / "self").symlink_to("self")
+    (folder / "a" / "up").symlink_to("..")
+    result = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert result.exit_code == 1, result.output
+    assert "a/self: a symbolic link that leads nowhere or round a loop" in result.stderr
+    assert "a/up: a link to a folder searched already (a loop): not read" in result.stderr
+    for args in (
+        ["validate", str(folder / "a" / "self")],
+        ["play", "--rules", str(folder / "a" / "self")],
+    ):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 1 and "round a loop" in result.stderr, args
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = Path.iterdir
+
+    def refused(self: Path) -> Iterator[Path]:
+        if self == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "iterdir", refused)  # (the suite may run as root)
+    result = CliRunner().invoke(cli, ["validate", str(locked)])
+    assert result.exit_code == 1 and "cannot read this folder: Permission denied" in result.stderr
