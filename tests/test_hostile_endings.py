@@ -290,3 +290,15 @@ def test_links_round_a_loop_and_unreadable_folders_are_findings(
     monkeypatch.setattr(Path, "iterdir", refused)  # (the suite may run as root)
     result = CliRunner().invoke(cli, ["validate", str(locked)])
     assert result.exit_code == 1 and "cannot read this folder: Permission denied" in result.stderr
+
+
+def test_the_terminal_seat_takes_odd_numbers_and_huge_lines_briefly() -> None:
+    lines = "²\n" + "9" * 5000 + "\n" + "x" * 300_000 + "\nlog 99999999999999\nquit\nn\n"
+    result = CliRunner().invoke(
+        cli, ["play", "--players", "human,random,random,random", "--seed", "1"], input=lines
+    )
+    assert result.exit_code == 0, result.output
+    assert "'²' is not a legal answer for Red now" in result.output
+    assert "'10000+' is not a legal answer for Red now" in result.output
+    assert "no option 999999999999: give 1 to" in result.output
+    assert "x" * 100 not in result.output and len(result.output) < 100_000

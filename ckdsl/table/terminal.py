@@ -39,6 +39,13 @@ from ckdsl.table.status import option_lines, status_lines
 COMMANDS = ("help", "options", "board", "card", "log", "undo", "save", "quit")
 
 
+MAX_LINE = 10_000
+"""The longest answer line read (any answer or command is a few dozen characters)."""
+
+TOO_LONG = "\0too long"
+"""What a line longer than ``MAX_LINE`` reads as: no answer, no command."""
+
+
 class Console(Protocol):
     """Where the table talks to the person: ``ask`` raises EOFError when input ends and
     KeyboardInterrupt on Ctrl-C."""
@@ -55,7 +62,17 @@ class LineConsole:
         print(text, flush=True)
 
     def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
-        return input(prompt)
+        """A line of at most ``MAX_LINE`` characters: a longer one (a file pasted, 25 MB on
+        one line) is read to its end in pieces, never whole, and answers as ``TOO_LONG``."""
+        print(prompt, end="", flush=True)
+        line = sys.stdin.readline(MAX_LINE + 1)
+        if not line:
+            raise EOFError
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            return line.rstrip("\n")
+        while (rest := sys.stdin.readline(MAX_LINE)) and not rest.endswith("\n"):
+            pass  # the rest of the line, dropped as it comes
+        return TOO_LONG
 
 
 class PromptConsole(LineConsole):
@@ -157,13 +174,15 @@ class Table:
             word, _, rest = text.partition(" ")
             if not text:
                 continue
-            if text.isdigit():
-                number = int(text)
+            if text == TOO_LONG:
+                text = f"{MAX_LINE}+"  # said as any unknown answer, briefly
+            if text.isdecimal():  # any digits (², ٣ are not all ASCII): an option number
+                number = int(text) if text.isascii() and len(text) <= 6 else 0
                 if 1 <= number <= len(options):
                     game.answer(options[number - 1])
                     return True
                 self.console.say(
-                    self.catalog.message("terminal_no_option", number=number, last=len(options))
+                    self.catalog.message("terminal_no_option", number=text[:12], last=len(options))
                 )
             elif word in ("help", "?"):
                 self.console.say(self.catalog.message("terminal_help"))
@@ -174,7 +193,9 @@ class Table:
             elif word == "card":
                 self.console.say(self._card_text(rest))
             elif word == "log":
-                self._show_log(int(rest) if rest.isdigit() else 20)
+                self._show_log(
+                    int(rest) if rest.isascii() and rest.isdigit() and len(rest) <= 6 else 20
+                )
             elif word == "undo":
                 if self._undo():
                     return True
