@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from ckdsl import board
+from ckdsl import arguments, board
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.dsl.compiler.pycode import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
@@ -52,6 +52,17 @@ class GameSetup:
     players: int = 4
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        """A ``Path`` is taken for the rules and the map; a wrong type is a TypeError
+        naming the field, here rather than deep inside a game."""
+        set_field = object.__setattr__  # (frozen)
+        set_field(self, "rules", arguments.file_name(self.rules, "GameSetup.rules"))
+        set_field(self, "map", arguments.file_name(self.map, "GameSetup.map"))
+        if self.layout is not None:
+            arguments.text(self.layout, "GameSetup.layout")
+        arguments.whole(self.players, "GameSetup.players")
+        arguments.whole(self.seed, "GameSetup.seed")
+
 
 @dataclass(frozen=True)
 class LoadedRules:
@@ -69,6 +80,7 @@ def load_rules(target: str) -> LoadedRules:
     Cached by resolved path, and served again only while every file it was read from (the
     variant, its ``extends`` chain, the rule folders and their listings) is unchanged: an
     edited variant is reloaded on the next call."""
+    target = arguments.file_name(target, "rules")  # (a str or a Path)
     _no_nul(target)
     path = base_rules_dir() if target == "base" else Path(target)
     return _RULES.get(_resolved_name(path), lambda: _load_rules(target))
@@ -117,6 +129,7 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
     """The map ``name`` (bundled name or file) and its topology; raises CkdslError.
 
     Cached by the map file's resolved path while the file is unchanged."""
+    name = arguments.file_name(name, "map")  # (a str or a Path)
     _no_nul(name)
     path = board.map_path(name)
     problem = yaml_suffix_problem(path)

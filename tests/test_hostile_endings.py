@@ -5,6 +5,7 @@ Each test builds its hostile file itself."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -302,3 +303,45 @@ def test_the_terminal_seat_takes_odd_numbers_and_huge_lines_briefly() -> None:
     assert "'10000+' is not a legal answer for Red now" in result.output
     assert "no option 999999999999: give 1 to" in result.output
     assert "x" * 100 not in result.output and len(result.output) < 100_000
+
+
+def test_thousands_of_findings_in_one_file_are_summed_up(tmp_path: Path) -> None:
+    cards = "".join(
+        f"    c{i}:\n      deck: nope\n      count: 0\n      effect: gain x y\n" for i in range(300)
+    )
+    result = CliRunner().invoke(
+        cli, ["validate", str(_variant(tmp_path, "add:\n  cards:\n" + cards))]
+    )
+    assert result.exit_code == 1 and "1200 errors" in result.stderr
+    assert "v.yaml: ... and 1,100 more findings here (fix those above first)" in result.stderr
+    assert result.stderr.count("\n") < 400
+
+
+def test_the_python_api_takes_a_path_and_names_a_wrong_argument(tmp_path: Path) -> None:
+    import pytest as _pytest
+
+    from ckdsl.board import load_map, map_path, topology_for
+    from ckdsl.engine.notation import parse_answer
+    from ckdsl.sim.summary import summarize
+
+    rules = _variant(tmp_path, "override:\n  parameters:\n    points_to_win: 12\n")
+    game = start(GameSetup(rules=rules, map=map_path(Path("standard")), seed=1))
+    assert game.pending.kind == "setup_settlement"
+    assert load_map(str(map_path("standard")))[0] is not None
+    for call, said in (
+        (
+            lambda: GameSetup(rules=3),
+            "GameSetup.rules takes a name or a file (str or Path), not int 3",
+        ),
+        (
+            lambda: GameSetup(players="4"),
+            "GameSetup.players takes a whole number (int), not str '4'",
+        ),
+        (lambda: parse_answer(game, 5), "parse_answer takes the answer as a text (str), not int"),
+        (lambda: topology_for(None), "topology_for takes a MapSpec (from load_map), not NoneType"),
+        (lambda: summarize(tmp_path), "summarize takes the games as a DataFrame"),
+    ):
+        with _pytest.raises(TypeError, match=re.escape(said)):
+            call()
+    with _pytest.raises(ValueError, match=r"GameSetup\.map is empty"):
+        GameSetup(map="")

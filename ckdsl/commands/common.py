@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ckdsl import native
-from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 
 if TYPE_CHECKING:
     from ckdsl.bots import BotSpec
@@ -153,9 +153,24 @@ quiet_option = click.option(
 )
 
 
+MAX_SHOWN_PER_FILE = 100
+"""Findings printed for one file; the rest are counted (a file of thousands of broken
+entries printed 39,600 lines, which nobody reads past the first screen)."""
+
+
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
+    shown: dict[str, int] = {}
     for d in diagnostics:
-        click.echo(d.format(), err=True)
+        shown[d.file] = shown.get(d.file, 0) + 1
+        if shown[d.file] <= MAX_SHOWN_PER_FILE:
+            click.echo(d.format(), err=True)
+    for file, count in shown.items():
+        if count > MAX_SHOWN_PER_FILE:
+            more = count - MAX_SHOWN_PER_FILE
+            where = f"{display_path(file)}: " if file else ""
+            click.echo(
+                f"{where}... and {more:,} more findings here (fix those above first)", err=True
+            )
 
 
 def fail(diagnostics: Sequence[Diagnostic]) -> NoReturn:

@@ -196,6 +196,11 @@ def distribution(values: Sequence[float], blocks: Sequence[int]) -> Distribution
 
 def summarize(df: pd.DataFrame) -> Summary:
     """The summary of the games in ``df`` (rows of a results store), as JSON data."""
+    if not hasattr(df, "sort_values"):  # a folder given for its games: say what is wanted
+        raise TypeError(
+            f"summarize takes the games as a DataFrame (read_results(folder)), not "
+            f"{type(df).__name__}"
+        )
     from ckdsl.sim.stats.balance import seat_balance
     from ckdsl.sim.stats.proportions import wilson
 
