@@ -55,8 +55,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game
 
 PHASES = ("early", "mid", "late")
 

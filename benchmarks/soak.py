@@ -3,9 +3,9 @@
     python benchmarks/soak.py [--games 1000] [--seed 0] [--rules base] [--every N]
 
 Each game is played to its end (a win, or the turn limit) with 3 or 4 players; any
-exception, or any broken invariant (``ckdsl.engine.invariants``, which includes the board
+exception, or any broken invariant (``ckdsl.core.invariants``, which includes the board
 rules' kept answers) or kept playability that a check from scratch does not give
-(``ckdsl.engine.cards.stale_playability``) after every ``N``-th answer and at the end, is
+(``ckdsl.turn.cards.stale_playability``) after every ``N``-th answer and at the end, is
 reported with its seed, so that one game can be replayed to find the cause. Too slow for
 the test suite at 1,000 games: the suite plays a few hundred (tests/test_derived.py).
 """
@@ -19,10 +19,10 @@ import traceback
 from collections import Counter
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine.cards import stale_playability
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
+from ckdsl.core.invariants import broken_invariants
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.cards import stale_playability
+from ckdsl.turn.game import Game
 
 
 def faults(game: Game) -> list[str]:

@@ -404,7 +404,7 @@ class CardClock:
 
     def __init__(self) -> None:
         from ckdsl.dsl import runtime
-        from ckdsl.engine import cards, game
+        from ckdsl.turn import cards, game
 
         self.seconds = 0.0
         cards.unplayable = self.timed(runtime.unplayable)  # type: ignore[attr-defined]

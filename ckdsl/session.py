@@ -11,27 +11,34 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from ckdsl import arguments, board
+from ckdsl.core.compiled import CompiledRules, compile_rules
+from ckdsl.core.decisions import IllegalAnswer, Option
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.dsl.compiler.pycode import to_python
 from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
-from ckdsl.engine.compiled import CompiledRules, compile_rules
-from ckdsl.engine.decisions import IllegalAnswer, Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
 from ckdsl.files import write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
 from ckdsl.jsondata import text as as_text
-from ckdsl.paths import base_rules_dir
+from ckdsl.paths import base_rules_dir, data_root
 from ckdsl.rules import disk
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.stamps import Stamp, StampedCache
-from ckdsl.userfiles import UnsafeFile, read_user_bytes, yaml_suffix_problem
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
+from ckdsl.userfiles import (
+    UnsafeFile,
+    inside,
+    read_user_bytes,
+    real_path,
+    yaml_suffix_problem,
+)
 
 if TYPE_CHECKING:
     from ckdsl.bots import Bot
@@ -74,6 +81,20 @@ _RULES: StampedCache[str, LoadedRules] = StampedCache(maxsize=8)
 _BOARDS: StampedCache[str, tuple[board.MapSpec, board.Topology]] = StampedCache(maxsize=8)
 
 
+SHIPPED_VARIANTS = ("official", "five_six")
+"""Variants that ship with ckdsl (``examples/variants/``), named without a path anywhere."""
+
+
+def rules_target(name: str) -> str:
+    """``base``, a shipped variant's name (its file), or ``name`` itself (a path): a file
+    of that name where it is run wins, as for a map (``board.map_path``)."""
+    if name in SHIPPED_VARIANTS and not Path(name).exists():
+        shipped = data_root() / "examples" / "variants" / f"{name}.yaml"
+        if shipped.is_file():
+            return str(shipped)
+    return name
+
+
 def load_rules(target: str) -> LoadedRules:
     """The rule set ``target`` loaded, checked and compiled; raises CkdslError if broken.
 
@@ -82,6 +103,7 @@ def load_rules(target: str) -> LoadedRules:
     edited variant is reloaded on the next call."""
     target = arguments.file_name(target, "rules")  # (a str or a Path)
     _no_nul(target)
+    target = rules_target(target)
     path = base_rules_dir() if target == "base" else Path(target)
     return _RULES.get(_resolved_name(path), lambda: _load_rules(target))
 
@@ -304,8 +326,6 @@ def write_save(path: Path, game: Game, setup: GameSetup) -> None:
 def _relative_to(target: str, save: Path, bundled: Sequence[str]) -> str:
     if target in bundled:
         return target
-    import os
-
     try:
         return os.path.relpath(Path(target).resolve(), save.resolve().parent)
     except ValueError:  # another drive (Windows): keep the absolute path
@@ -354,8 +374,10 @@ def files_in_use(path: Path, rules: str | None, map_name: str | None) -> str | N
     return None
 
 
-def read_save(path: Path) -> tuple[GameSetup, JsonObject]:
-    """The setup and raw content of a save file; raises CkdslError naming what is wrong."""
+def read_save(path: Path, rules: str | None = None) -> tuple[GameSetup, JsonObject]:
+    """The setup and raw content of a save file; raises CkdslError naming what is wrong.
+    ``rules``: where the save's rules are now (the user's word, taken as it is); the
+    rules and map the save names must be in its folder or bundled (``confine``)."""
     where = str(path)
     try:
         text = read_user_bytes(path).decode("utf-8")
@@ -364,8 +386,37 @@ def read_save(path: Path) -> tuple[GameSetup, JsonObject]:
     except UnicodeDecodeError:
         raise CkdslError([Diagnostic(where, 0, 0, "not a save file (not UTF-8 text)")]) from None
     setup, data = parse_save(text, where)
-    rules = _resolved(setup.rules, path, ("base",))
-    return replace(setup, rules=rules, map=_resolved(setup.map, path, board.bundled_maps())), data
+    named = _resolved(setup.rules, path, ("base",))
+    setup = replace(setup, rules=named, map=_resolved(setup.map, path, board.bundled_maps()))
+    confine(setup if rules is None else replace(setup, rules="base"), path, "save")
+    return setup if rules is None else replace(setup, rules=rules), data
+
+
+def confine(setup: GameSetup, shared: Path, kind: str) -> None:
+    """The rules and map a shared ``kind`` file (a save, a scenario) names must be in its
+    folder (or below it), or bundled with ckdsl: a file someone sent cannot make ckdsl
+    read any other file of yours. Checked with every link resolved; raises CkdslError."""
+    folder = shared.parent
+    named = (("rules", setup.rules, setup.rules == "base"),
+             ("map", setup.map, setup.map in board.bundled_maps()))  # fmt: skip
+    for field, target, bundled in named:
+        if bundled or "\0" in target:  # (a NUL names no file: the loader says so)
+            continue
+        path = Path(target) if field == "rules" else board.map_path(target)
+        if not inside(path, folder, data_root()):
+            real = real_path(path)
+            leads = f" (which leads to {real})" if str(real) != os.path.abspath(path) else ""
+            message = (
+                f"this {kind} names the {field} '{target}'{leads}, outside its folder "
+                f"({folder}): a "
+                f"{kind} reads its rules and map only from its own folder (or below it) and "
+                "the bundled ones, so a shared file cannot read your other files"
+            )
+            if kind == "save" and field == "rules":
+                message += "; if you trust it, give its rules with --rules"
+            elif kind == "scenario":
+                message += f"; keep the scenario beside its {field} file, or in a folder below it"
+            raise CkdslError([Diagnostic(str(shared), 0, 0, message)])
 
 
 def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
@@ -432,22 +483,25 @@ def replay(path: Path, upto: int | None = None, rules: str | None = None) -> tup
     game, setup, answers = open_replay(path, rules)
     for number, text in enumerate(answers[:upto], start=1):
         replay_answer(game, path, number, text)
-    digest = (
-        read_save(path)[1].get("state_digest") if upto is None or upto >= len(answers) else None
-    )
+    if upto is None or upto >= len(answers):
+        _check_digest(game, read_save(path, rules)[1], str(path))
+    return game, setup
+
+
+def _check_digest(game: Game, data: JsonObject, where: str) -> None:
+    """A save's answers must reach the state it says they reached (an edited save does
+    not); a save without a digest is taken as it is."""
+    digest = data.get("state_digest")
     if digest is not None and digest != game.state.digest():
         message = "the replayed game does not reach the saved final state (edited save?)"
-        raise CkdslError([Diagnostic(str(path), 0, 0, message)])
-    return game, setup
+        raise CkdslError([Diagnostic(where, 0, 0, message)])
 
 
 def open_replay(path: Path, rules: str | None = None) -> tuple[Game, GameSetup, list[str]]:
     """A save's game at its start, its setup and its answers, to be replayed one by one
     (``replay_answer``); refuses a save of other rules than the ones it names have now
     (or than ``rules``, where they are now if they moved)."""
-    setup, data = read_save(path)
-    if rules is not None:
-        setup = replace(setup, rules=rules)
+    setup, data = read_save(path, rules)
     return _opened(setup, data, str(path))
 
 
@@ -467,6 +521,7 @@ def replay_text(
     game, setup, answers = _opened(setup, data, where)
     for number, answer in enumerate(answers, start=1):
         replay_answer(game, Path(where), number, answer)
+    _check_digest(game, data, where)
     return game, setup
 
 

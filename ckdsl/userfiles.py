@@ -80,12 +80,30 @@ def read_user_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
 
 
 def yaml_suffix_problem(path: Path) -> str | None:
-    """Why ``path`` cannot be a rule, variant or map file by its name alone (None if it
-    can): such files end in .yaml or .yml, so a system file named by mistake, or by a
-    shared variant, is never read."""
-    if path.suffix.lower() in YAML_SUFFIXES:
-        return None
-    return f"'{path.name}' is not a .yaml or .yml file (rule, variant and map files are YAML)"
+    """Why ``path`` cannot be a rule, variant or map file by its name (None if it can):
+    such files end in .yaml or .yml, so a system file named by mistake, or by a shared
+    variant, save or scenario, is never read. The name checked is the file's own, with
+    every symbolic link resolved: ``x.yaml`` leading to ``/etc/shadow`` is refused."""
+    if path.suffix.lower() not in YAML_SUFFIXES:
+        return f"'{path.name}' is not a .yaml or .yml file (rule, variant and map files are YAML)"
+    real = real_path(path)
+    if real.suffix.lower() not in YAML_SUFFIXES:
+        return (
+            f"'{path.name}' leads to '{real}', which is not a .yaml or .yml file (rule, "
+            "variant and map files are YAML)"
+        )
+    return None
+
+
+def real_path(path: Path) -> Path:
+    """``path`` with every symbolic link resolved (as far as they lead)."""
+    return Path(os.path.realpath(path))
+
+
+def inside(path: Path, *folders: Path) -> bool:
+    """Whether ``path``, its links resolved, is in one of ``folders`` (or below it)."""
+    real = real_path(path)
+    return any(real.is_relative_to(real_path(folder)) for folder in folders)
 
 
 MAX_FOLDER_DEPTH = 32

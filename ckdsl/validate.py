@@ -24,11 +24,11 @@ from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
 from ckdsl.rules.yamlload import load_yaml, remembered
-from ckdsl.userfiles import MAX_FOLDER_DEPTH
+from ckdsl.userfiles import MAX_FOLDER_DEPTH, YAML_SUFFIXES, yaml_suffix_problem
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
-    from ckdsl.engine.values import Value
+    from ckdsl.core.values import Value
+    from ckdsl.turn.game import Game
 
 SKIPPED_FOLDERS = {"schema"}
 
@@ -154,6 +154,11 @@ def _validate_one(
         for file in yaml_files:  # variants or locales, each on its own
             _validate_one(file, report, reference, seen, loaded)
         return
+    problem = yaml_suffix_problem(path) if path.suffix.lower() in YAML_SUFFIXES else None
+    if problem is not None:  # a .yaml name leading to a system file: never read
+        report.diagnostics.append(Diagnostic(str(path), 0, 0, problem))
+        report.checked.append(Checked(str(path), "unknown", False))
+        return
     kind = _kind(path)
     if kind == "variant":
         _validate_ruleset(path, report, "variant", loaded)
@@ -228,9 +233,9 @@ def _game_faults(path: Path, ruleset: RuleSet) -> list[Diagnostic]:
     texts = [text for _, text, _, _ in conditions(ruleset.data)]
     if not ruleset.table and not any(len(re.findall(r"\beach\b", t)) > 1 for t in texts):
         return []  # nothing to try: the compiled rules are not even loaded
-    from ckdsl.dsl.errors import OutOfBudget
-    from ckdsl.dsl.types import family
-    from ckdsl.engine.allow import STEP_BUDGET, Env
+    from ckdsl.core.allow import STEP_BUDGET, Env
+    from ckdsl.dsl.base.errors import OutOfBudget
+    from ckdsl.dsl.base.types import family
     from ckdsl.session import GameSetup, load_rules, start, table_faults
 
     try:

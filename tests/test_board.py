@@ -324,7 +324,7 @@ def test_board_command(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("standard: 19 tiles, 54 intersections, 72 edges")
     assert "layout beginner; the robber starts on tile 9" in result.stdout
-    assert "harbor    1-5  wool" in result.stdout
+    assert "harbor    1-5  2:1 Wool" in result.stdout
     result = runner.invoke(cli, ["board", "--seed", "3", "--json"])
     report = json.loads(result.stdout)
     assert len(report["tiles"]) == 19 and len(report["edges"]) == 72

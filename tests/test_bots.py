@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from ckdsl.bots import BotError, bot_seed, bots, make_bot, parse_players, parse_spec
 from ckdsl.bots.base import _REGISTRY
 from ckdsl.cli import cli
-from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn.game import Game
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((REPO / "examples" / "variants").glob("*.yaml"))
@@ -35,7 +35,7 @@ def test_specs_name_a_bot_and_its_parameters() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("heuristik", "unknown bot 'heuristik'; the bots are: heuristic, mcts, random"),
+        ("heuristik", "unknown bot 'heuristik'; the bots are: heuristic, learned, mcts, random"),
         ("human", "a human seat comes with the terminal table"),
         ("random:depth=2", "bot 'random' has no parameter 'depth'"),
         ("mcts:iterations=many", "mcts:iterations: 'many' is not a int"),
@@ -131,7 +131,14 @@ def _hide_differently(game: Game, me: int) -> Game:
 
 
 @pytest.mark.parametrize(
-    ("spec", "seed"), [("heuristic", 11), ("heuristic", 21), ("mcts:iterations=30", 11)]
+    ("spec", "seed"),
+    [
+        ("heuristic", 11),
+        ("heuristic", 21),
+        ("mcts:iterations=30", 11),
+        ("learned", 11),
+        ("learned", 21),
+    ],
 )
 def test_no_bot_reads_what_its_player_cannot_see(spec: str, seed: int) -> None:
     game = _heuristic_position(seed)
@@ -270,8 +277,8 @@ def test_the_bots_load_when_first_asked_for() -> None:
     assert out.stdout.splitlines()[:2] == ["['base', 'random_bot']"] * 2
     assert "'heuristic'" in out.stdout.splitlines()[2] and "'mcts'" in out.stdout.splitlines()[2]
     assert out.stdout.splitlines()[3:] == [
-        "unknown bot 'nobody'; the bots are: heuristic, mcts, random",
-        "['heuristic', 'mcts', 'random']",
+        "unknown bot 'nobody'; the bots are: heuristic, learned, mcts, random",
+        "['heuristic', 'learned', 'mcts', 'random']",
     ]
 
 

@@ -242,7 +242,7 @@ def test_the_command_line_starts_without_the_heavy_modules() -> None:
     import subprocess
     import sys
 
-    heavy = ["ckdsl.dsl.compiler", "jsonschema", "lark", "ckdsl.engine.game", "pandas", "numpy",
+    heavy = ["ckdsl.dsl.compiler", "jsonschema", "lark", "ckdsl.turn.game", "pandas", "numpy",
              "rich", "yaml", "babel"]  # fmt: skip
     code = f"import sys, ckdsl.cli; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -264,7 +264,10 @@ def test_a_command_loads_its_own_module_and_the_bots_it_seats() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = out.stderr.strip().splitlines()[-1]
-    assert loaded == "['ckdsl.bots.base', 'ckdsl.bots.random_bot', 'ckdsl.commands.common']"
+    assert loaded == (
+        "['ckdsl.bots.base', 'ckdsl.bots.random_bot', 'ckdsl.commands.common', "
+        "'ckdsl.commands.play']"
+    )
     from ckdsl.commands import COMMANDS
 
     listed = subprocess.run([sys.executable, "-m", "ckdsl", "--help"], capture_output=True,
@@ -286,7 +289,7 @@ def test_a_game_from_the_cache_needs_no_parser_schema_or_yaml(tmp_path: Path) ->
     args = ["play", "--seed", "1", "--players", "random,random,random,random"]
     first = subprocess.run([sys.executable, "-m", "ckdsl", *args], env=env,
                            capture_output=True, text=True, check=True)  # fmt: skip
-    heavy = ["jsonschema", "lark", "yaml", "ckdsl.dsl.parser", "ckdsl.dsl.ast", "babel",
+    heavy = ["jsonschema", "lark", "yaml", "ckdsl.dsl.parser", "ckdsl.dsl.base.ast", "babel",
              "pandas", "numpy", "rich", "xml.sax"]  # fmt: skip
     code = (
         "import sys\n"

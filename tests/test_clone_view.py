@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
-from ckdsl.engine.view import HIDDEN, visible_event
+from ckdsl.core.invariants import broken_invariants
+from ckdsl.core.view import HIDDEN, visible_event
 from ckdsl.rng import Stream, below, derive, shuffle
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn.game import Game
 
 
 def advance(game: Game, answers: int, seed: int = 0) -> Game:

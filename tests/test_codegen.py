@@ -18,16 +18,16 @@ import pytest
 
 from ckdsl import board
 from ckdsl.bots import RandomBot
+from ckdsl.core.allow import Env
+from ckdsl.core.compiled import CompiledRules, compile_rules
+from ckdsl.dsl.base.types import ANY, INTERSECTION, KNIGHT, PLAYER, TILE, Type
 from ckdsl.dsl.compiler import pycode
 from ckdsl.dsl.compiler.program import Fn, Names
 from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.program import compile_formula, compile_programs
-from ckdsl.dsl.types import ANY, INTERSECTION, KNIGHT, PLAYER, TILE, Type
 from ckdsl.dsl.vocabulary import players
-from ckdsl.engine.allow import Env
-from ckdsl.engine.compiled import CompiledRules, compile_rules
-from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, load_board, load_rules, play, start
+from ckdsl.turn.game import Game
 
 REPO = Path(__file__).resolve().parent.parent
 

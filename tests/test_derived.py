@@ -1,4 +1,4 @@
-"""The board rules' kept answers (``ckdsl.engine.derived``) are exact: the differential
+"""The board rules' kept answers (``ckdsl.core.derived``) are exact: the differential
 test against a count from scratch after every answer of random games, the same games with
 and without them, and the checker catching a board change the tables were not told of.
 
@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
-from ckdsl.dsl.registry import READS
+from ckdsl.core import derived, pieces
+from ckdsl.core.invariants import broken_invariants
+from ckdsl.core.state import NOBODY
+from ckdsl.dsl.base.registry import READS
 from ckdsl.dsl.runtime import unplayable
-from ckdsl.engine import cards, derived, pieces
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
-from ckdsl.engine.state import NOBODY
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn import cards
+from ckdsl.turn.game import Game
 
 GAMES = settings(max_examples=max(1, settings().max_examples // 4))
 

@@ -19,10 +19,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from ckdsl.cli import cli
-from ckdsl.dsl import ast, pretty
+from ckdsl.dsl import pretty
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.dsl.base.registry import FUNCTIONS, VERBS
+from ckdsl.dsl.base.types import PLAYER
 from ckdsl.dsl.compiler.program import Names
 from ckdsl.dsl.compiler.statements import Compiler
-from ckdsl.dsl.errors import DslError
 from ckdsl.dsl.parser import _lark, parse, parse_expression
 from ckdsl.dsl.program import (
     ENTRY_HOOKS,
@@ -32,11 +35,9 @@ from ckdsl.dsl.program import (
     effects,
     load_ruleset,
 )
-from ckdsl.dsl.registry import FUNCTIONS, VERBS
-from ckdsl.dsl.types import PLAYER
-from ckdsl.engine.notation import parse_answer
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.session import GameSetup, load_rules, replay, start, write_save
+from ckdsl.turn.notation import parse_answer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -100,8 +101,8 @@ def test_no_card_or_hook_id_in_the_engine() -> None:
     cards = [c for c in ruleset.cards if c not in pieces]
     hooks = [h for h in ruleset.data["hooks"] if h not in ENTRY_HOOKS]
     assert "barbarian_attack" in hooks and "seven" in hooks
-    for folder in ("engine", "dsl"):
-        for path in (REPO / "ckdsl" / folder).glob("*.py"):
+    for folder in ("core", "turn", "dsl"):
+        for path in (REPO / "ckdsl" / folder).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             for name in cards + hooks:
                 assert not re.search(rf"[\"']{name}[\"']", text), (path.name, name)
@@ -491,24 +492,26 @@ def test_an_effect_asking_for_what_the_board_lacks_ends_with_a_reason(tmp_path: 
 def test_the_grammar_is_cached_where_it_can_be(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The parser Lark builds is kept in the user's cache folder and parses alike when
-    loaded from it; with no writable folder, or CKDSL_NO_CACHE, nothing is cached."""
+    """The parser Lark builds is kept in the user's cache folder (an entry of
+    ``ckdsl.rules.disk``, checked before it is read) and parses alike when loaded from
+    it; with no writable folder, or CKDSL_NO_CACHE, nothing is cached."""
     from ckdsl.dsl import parser
+    from ckdsl.rules import disk
 
     text = "for p in opponents where count(cities(p)) > 1:\n    take 1 ore from p"
     plain = repr(parser.parse(text))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("CKDSL_NO_CACHE", raising=False)
+    hits = disk.COUNTS["parser", "hit"]
     for _ in range(2):  # the first builds and saves it, the second loads it
         parser._lark.cache_clear()
         assert repr(parser.parse(text)) == plain
-    assert [p.name for p in (tmp_path / "ckdsl").iterdir()] == [
-        Path(str(parser.grammar_cache())).name
-    ]
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
-    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
-    assert parser.grammar_cache() is False
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setenv("CKDSL_NO_CACHE", "1")
-    assert parser.grammar_cache() is False
+    assert disk.COUNTS["parser", "hit"] == hits + 1
+    assert len(list((tmp_path / "ckdsl").glob("parser-*.pickle"))) == 1
+    for setting, value in (("XDG_CACHE_HOME", str(tmp_path / "file")), ("CKDSL_NO_CACHE", "1")):
+        (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+        monkeypatch.setenv(setting, value)
+        parser._lark.cache_clear()
+        assert repr(parser.parse(text)) == plain
+        assert disk.COUNTS["parser", "hit"] == hits + 1
     parser._lark.cache_clear()

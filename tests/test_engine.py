@@ -11,12 +11,12 @@ import dataclasses
 import pytest
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine import pieces
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.state import CITY, SETTLEMENT
+from ckdsl.core import pieces
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.state import CITY, SETTLEMENT
 from ckdsl.session import GameSetup, load_rules, play, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
 
 RED, BLUE, WHITE, ORANGE = range(4)
 
@@ -435,8 +435,8 @@ def test_rules_are_compiled_once() -> None:
 def test_goods_move_through_one_transfer_that_keeps_the_books() -> None:
     """Every good that changes hands goes through ``hands.transfer``: as many as the giver
     holds, never a negative amount, and the bank plus the hands stay constant."""
-    from ckdsl.engine.hands import transfer
-    from ckdsl.engine.state import NOBODY
+    from ckdsl.core.hands import transfer
+    from ckdsl.core.state import NOBODY
 
     game = empty_board()
     state = game.state

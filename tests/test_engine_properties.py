@@ -23,11 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine.board_rules import longest_road
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
+from ckdsl.core.board_rules import longest_road
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.invariants import broken_invariants
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game
 
 # A game per example: a quarter of the current profile's examples (read when this module is
 # imported, after conftest.py has loaded the profile).

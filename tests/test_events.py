@@ -81,7 +81,7 @@ def test_every_event_the_source_logs_is_in_the_schema() -> None:
 
 
 def test_secret_fields_are_what_the_views_mask() -> None:
-    from ckdsl.engine.view import HIDDEN, visible_event
+    from ckdsl.core.view import HIDDEN, visible_event
 
     secrets = secret_fields()
     assert secrets == {

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from ckdsl.board import MapSpec, Topology, load_map, map_path, random_layout, topology_for
 from ckdsl.bots import bot_seed, make_bot
 from ckdsl.cli import cli
+from ckdsl.core.invariants import broken_invariants
 from ckdsl.diagnostics import CkdslError
 from ckdsl.dsl.program import load_ruleset
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn.game import Game
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANT = REPO / "examples" / "variants" / "five_six.yaml"

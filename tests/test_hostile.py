@@ -242,8 +242,8 @@ def test_an_effect_that_would_run_forever_stops_and_the_game_goes_on(tmp_path: P
 
 
 def test_an_answer_with_a_huge_number_is_refused_briefly() -> None:
-    from ckdsl.engine.decisions import IllegalAnswer
-    from ckdsl.engine.notation import parse_answer
+    from ckdsl.core.decisions import IllegalAnswer
+    from ckdsl.turn.notation import parse_answer
 
     game = start(GameSetup(seed=1))
     with pytest.raises(IllegalAnswer) as refused:

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from ckdsl.bots import RandomBot
 from ckdsl.cli import cli
-from ckdsl.engine.game import Game
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game
 
 FAST = ["--players", "random,random,random,random", "--seed", "1"]
 
@@ -321,8 +321,8 @@ def test_the_python_api_takes_a_path_and_names_a_wrong_argument(tmp_path: Path) 
     import pytest as _pytest
 
     from ckdsl.board import load_map, map_path, topology_for
-    from ckdsl.engine.notation import parse_answer
     from ckdsl.sim.summary import summarize
+    from ckdsl.turn.notation import parse_answer
 
     rules = _variant(tmp_path, "override:\n  parameters:\n    points_to_win: 12\n")
     game = start(GameSetup(rules=rules, map=map_path(Path("standard")), seed=1))

@@ -17,10 +17,10 @@ from collections.abc import Callable
 import pytest
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
-from ckdsl.engine.state import CITY, EMPTY, NOBODY, SETTLEMENT
+from ckdsl.core.invariants import broken_invariants
+from ckdsl.core.state import CITY, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game
 
 SEED, PLAYERS, MAX_ANSWERS = 2, 4, 3000
 
@@ -324,7 +324,7 @@ def test_the_checker_names_each_corruption(game: Game, corrupt: Corruption) -> N
     found = broken_invariants(game)
     missing = [p for p in patterns if not any(re.search(p, f) for f in found)]
     # A corruption changes the board behind the engine's back: the answers it keeps for
-    # that board (ckdsl.engine.derived) may notice it too, rightly.
+    # that board (ckdsl.core.derived) may notice it too, rightly.
     unexpected = [
         f for f in found if not f.startswith("kept ") and not any(re.search(p, f) for p in patterns)
     ]

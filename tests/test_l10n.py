@@ -124,12 +124,18 @@ def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Pa
              '  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}'),
         ]},
     )  # fmt: skip
+    copies = (
+        (folder / "en.yaml")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        .index('  copies: {one: "{count} copy", other: "{cuont} copies", few: "x {count}"}')
+    )
     assert findings(base, folder, "en") == [
         ("missing", "en.yaml:31:3: missing: names.resources.brick has no English text "
                     "[$.names.resources.brick]"),
         ("extra", "en.yaml:36:5: unknown id: names.resources.oar is not in the rule set "
                   "(did you mean 'ore'?) [$.names.resources.oar]"),
-        ("plural", "en.yaml:258:58: English does not use the plural form 'few' "
+        ("plural", f"en.yaml:{copies + 1}:58: English does not use the plural form 'few' "
                    "[$.messages.copies.few]"),
     ]  # fmt: skip
 
@@ -314,12 +320,12 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
 def test_a_cards_reason_given_as_a_key_is_said_in_the_language(tmp_path: Path) -> None:
     """Issue 17, item 4: `require ... else "key"` in a variant, the key translated in its
     names block: the refusal reads in English and in French from it."""
-    from ckdsl.engine.decisions import IllegalAnswer
-    from ckdsl.engine.notation import parse_answer
+    from ckdsl.core.decisions import IllegalAnswer
     from ckdsl.l10n.catalog import load_catalog
     from ckdsl.l10n.refusals import say
     from ckdsl.scenario.position import apply_position
     from ckdsl.session import GameSetup, load_rules, start
+    from ckdsl.turn.notation import parse_answer
 
     variant = tmp_path / "v.yaml"
     variant.write_text(

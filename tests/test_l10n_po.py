@@ -267,3 +267,113 @@ def test_a_text_longer_than_its_room_is_reported(locales_copy: Callable[..., Pat
     assert length.diagnostic.message == (
         "19 characters: messages.table_save has room for 16 (max_length in en.yaml)"
     )
+
+
+# --- the commands ---------------------------------------------------------------------
+
+
+def test_export_and_import_at_the_command_line(
+    locales_copy: Callable[..., Path], tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    folder = locales_copy()
+    runner = CliRunner()
+    exported = runner.invoke(
+        cli, ["l10n", "export", "pl", "--format", "po", "--locales", str(folder)]
+    )
+    assert exported.exit_code == 0 and 'msgctxt "names.resources.brick"' in exported.stdout
+    po = tmp_path / "pl.po"
+    po.write_bytes(edited_po(exported.stdout, {"names.resources.brick": "Cegiełka"}))
+    result = runner.invoke(cli, ["l10n", "import", "pl", str(po), "--locales", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "imported   names.resources.brick",
+        f"updated  {folder / 'pl.yaml'}",
+    ]
+    bad = tmp_path / "bad.po"
+    bad.write_bytes(edited_po(exported.stdout, {"messages.log_robber": "{gracz} {tile}"}))
+    result = runner.invoke(cli, ["l10n", "import", "pl", str(bad), "--locales", str(folder)])
+    assert result.exit_code == 1 and "msgctxt 'messages.log_robber'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_init_refuses_a_language_that_exists_and_lang_follows_the_folder(
+    locales_copy: Callable[..., Path],
+) -> None:
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    folder = locales_copy()
+    runner = CliRunner()
+    before = (folder / "fr.yaml").read_bytes()
+    result = runner.invoke(cli, ["l10n", "init", "fr", "--locales", str(folder)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "fr.yaml exists already: `ckdsl l10n update fr`" in " ".join(result.stderr.split())
+    assert (folder / "fr.yaml").read_bytes() == before
+    result = runner.invoke(cli, ["l10n", "init", "de", "--locales", str(folder)])
+    assert result.exit_code == 0
+    (folder / "de.yaml").write_text(result.stdout, encoding="utf-8")
+    result = runner.invoke(cli, ["l10n", "check", "--locales", str(folder), "--lang", "de"])
+    assert result.exit_code == 1 and "de  " in result.stdout  # checked: missing entries
+    result = runner.invoke(cli, ["l10n", "check", "--locales", str(folder), "--lang", "xx"])
+    assert result.exit_code == 2 and "no locale file for 'xx'" in result.stderr
+
+
+def test_a_checkouts_own_locales_are_the_ones_checked(tmp_path: Path) -> None:
+    """Run from a checkout, the installed ckdsl reads the locales the translator edits."""
+    from ckdsl.l10n.catalog import checkout_locales
+
+    checkout = tmp_path / "clone"
+    shutil.copytree(locales_dir(), checkout / "rules" / "locales")
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'ckdsl'\n", encoding="utf-8")
+    (checkout / "docs").mkdir()
+    assert checkout_locales(checkout / "docs") == checkout / "rules" / "locales"
+    assert checkout_locales(tmp_path) is None
+    assert checkout_locales(locales_dir().parent.parent) is None  # the bundled ones
+
+
+def test_update_keeps_the_comments_of_the_sources_section(
+    locales_copy: Callable[..., Path],
+) -> None:
+    folder = locales_copy(
+        {
+            "fr.yaml": [
+                ("\nsources:\n", "\nsources:  # fingerprints: do not edit\n"),
+                (
+                    "  cards.smith.text: ",
+                    "  # TRAD: revu par Jeanne le 3 novembre\n  cards.smith.text: ",
+                ),
+            ],
+            "en.yaml": [
+                (
+                    "      Promote up to 2 of your knights for free",
+                    "      Promote up to 3 of your knights for free",
+                )
+            ],
+        }
+    )
+    report = update("fr", folder, confirm=["cards.smith.text"])
+    assert report.confirmed == ["cards.smith.text"]
+    lines = (folder / "fr.yaml").read_text(encoding="utf-8").splitlines()
+    assert "sources:  # fingerprints: do not edit" in lines
+    at = lines.index("  # TRAD: revu par Jeanne le 3 novembre")
+    assert lines[at + 1].startswith("  cards.smith.text: sha256:")
+
+
+def test_a_locale_that_is_not_utf8_is_an_error_not_a_crash(
+    locales_copy: Callable[..., Path], tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    folder = locales_copy()
+    (folder / "fr.yaml").write_bytes(b"language: fr\nnames: {resources: {brick: '\xe9'}}\n")
+    for args in (["update", "fr"], ["export", "fr"]):
+        result = CliRunner().invoke(cli, ["l10n", *args, "--locales", str(folder)])
+        assert result.exit_code == 1, result.output
+        assert "fr.yaml:2:" in result.stderr and "not UTF-8" in result.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import ckdsl.engine.game
+import ckdsl.turn.game
 from ckdsl import native
 
 
@@ -140,10 +140,10 @@ def test_install_with_a_usable_record_offers_its_modules(
 
 
 def test_the_running_package_is_the_one_reported() -> None:
-    compiled = not ckdsl.engine.game.__file__.endswith(".py")
+    compiled = not ckdsl.turn.game.__file__.endswith(".py")
     assert native.active() == compiled
     if compiled:
-        assert ckdsl.engine.game.__file__.startswith(native.BUILD_DIR)
+        assert ckdsl.turn.game.__file__.startswith(native.BUILD_DIR)
 
 
 def test_ckdsl_pure_runs_the_sources_and_says_so() -> None:
@@ -156,13 +156,13 @@ def test_ckdsl_pure_runs_the_sources_and_says_so() -> None:
     )
     assert done.stdout.strip().endswith("engine: pure Python (CKDSL_PURE is set)")
     where = subprocess.run(
-        [sys.executable, "-c", "import ckdsl.engine.game as g; print(g.__file__)"],
+        [sys.executable, "-c", "import ckdsl.turn.game as g; print(g.__file__)"],
         env={**os.environ, native.PURE_VARIABLE: "1"},
         capture_output=True,
         text=True,
         check=True,
     )
-    assert where.stdout.strip().endswith(os.path.join("ckdsl", "engine", "game.py"))
+    assert where.stdout.strip().endswith(os.path.join("ckdsl", "turn", "game.py"))
 
 
 def test_an_older_build_beside_the_sources_is_refused(

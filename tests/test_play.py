@@ -146,10 +146,10 @@ def test_bad_arguments() -> None:
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "pl", "pt", "sr", "sr-Latn"])
 def test_every_event_renders_in_every_language(lang: str) -> None:
     """Each kind of event, in each language: no placeholder or message id left over."""
-    from ckdsl.engine.notation import edge_name, player_name
     from ckdsl.l10n.catalog import load_catalog
     from ckdsl.l10n.events import EventRenderer
     from ckdsl.session import load_rules
+    from ckdsl.turn.notation import edge_name, player_name
 
     game = start(GameSetup(players=4, seed=2))
     play(game, [RandomBot(p) for p in range(4)])

@@ -14,12 +14,12 @@ from click.testing import CliRunner
 
 from ckdsl.bots import RandomBot, bot_seed, make_bot
 from ckdsl.cli import cli
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import parse_answer
-from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY
+from ckdsl.core.state import CITY, DAMAGED, EMPTY, NOBODY
 from ckdsl.l10n.catalog import load_catalog
 from ckdsl.reports.position import option_place, position_svg
 from ckdsl.session import GameSetup, load_rules, start, write_save
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer
 
 
 def positions(seed: int, every: int, bots: str = "random") -> Iterator[Game]:

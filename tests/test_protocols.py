@@ -11,13 +11,14 @@ from types import ModuleType
 import pytest
 
 from ckdsl.bots import RandomBot
-from ckdsl.dsl.types import CHOICE_KINDS
-from ckdsl.engine import tasks, turn
-from ckdsl.engine.decisions import CHOICE_DECISIONS, ChoiceKind, DecisionKind, TaskKind, Verb
-from ckdsl.engine.game import build_tables, tables
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.tasks import DiscardTask, EffectTask, RobberTask, Task, expect
+from ckdsl.core import tasks
+from ckdsl.core.decisions import CHOICE_DECISIONS, ChoiceKind, DecisionKind, TaskKind, Verb
+from ckdsl.core.tasks import DiscardTask, EffectTask, RobberTask, Task, expect
+from ckdsl.dsl.base.types import CHOICE_KINDS
 from ckdsl.session import GameSetup, start
+from ckdsl.turn import turn
+from ckdsl.turn.game import build_tables, tables
+from ckdsl.turn.notation import format_option, parse_answer
 
 
 def _literals(alias: object) -> set[str]:
@@ -70,9 +71,9 @@ def test_the_task_module_names_every_task_class() -> None:
 
 
 def test_a_second_registration_of_an_answer_is_an_error() -> None:
-    again = ModuleType("ckdsl.engine.house_rule")
+    again = ModuleType("ckdsl.turn.house_rule")
     again.__dict__["VERBS"] = (Verb("end", "stop"),)
-    said = "answer 'end' is registered twice: by ckdsl.engine.turn and ckdsl.engine.house_rule"
+    said = "answer 'end' is registered twice: by ckdsl.turn.turn and ckdsl.turn.house_rule"
     with pytest.raises(ValueError, match=re.escape(said)):
         build_tables((turn, again))
 

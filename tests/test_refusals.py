@@ -3,7 +3,7 @@
 Over many positions of random games (base rules and variants with phases, actions and
 conditions of their own), every well-formed answer of every verb, over every id of the
 board and the rule set (and ids just off the board), is asked of
-``ckdsl.engine.refusals.explain`` at the pending decision:
+``ckdsl.turn.refusals.explain`` at the pending decision:
 
 - an answer the decision offers gets no reason (the explanation never disagrees with
   the options, and it changes nothing);
@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 
 from ckdsl.bots import RandomBot
-from ckdsl.engine.decisions import IllegalAnswer, Option, Refusal
-from ckdsl.engine.game import Game, tables
-from ckdsl.engine.notation import format_option, parse_answer, readings
-from ckdsl.engine.refusals import explain
-from ckdsl.engine.state import ACTION, ACTIVATED_THIS_TURN, PROMOTION
+from ckdsl.core.decisions import IllegalAnswer, Option, Refusal
+from ckdsl.core.state import ACTION, ACTIVATED_THIS_TURN, PROMOTION
 from ckdsl.l10n.catalog import FALLBACK_MARK, LANGUAGES, load_catalog
 from ckdsl.l10n.refusals import render
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game, tables
+from ckdsl.turn.notation import format_option, parse_answer, readings
+from ckdsl.turn.refusals import explain
 
 VARIANTS = "examples/variants"
 GAMES = [
@@ -210,7 +210,7 @@ JUNK = (-5, 200, True, "", "x", "brick", "bishop", 1.5, None, {}, {"brick": 1}, 
 def test_a_junk_answer_is_refused_and_changes_nothing(setup: GameSetup) -> None:
     """Every verb, with values of every type in each place: refused (never another
     exception), the game unchanged."""
-    from ckdsl.engine.game import tables
+    from ckdsl.turn.game import tables
 
     arity = {verb: form.count("{") for verb, form in tables().forms.items()}
     for where, game in list(positions(setup))[::10]:
@@ -267,7 +267,7 @@ def test_every_refusal_reads_in_every_language(language: str) -> None:
 def test_the_reasons_of_the_base_rules_conditions_are_theirs() -> None:
     """Each part of a base condition that ``unmet.KNOWN`` tells in words is a part of a
     base condition (renaming one in rules/base/turn.yaml must not silently lose it)."""
-    from ckdsl.engine.unmet import KNOWN
+    from ckdsl.core.unmet import KNOWN
 
     game = start(GameSetup(players=4, seed=1))
     parts = {text for found in game.rules.programs.conjuncts.values() for text, _ in found}

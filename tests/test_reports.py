@@ -13,10 +13,9 @@ from ckdsl.bots import RandomBot
 from ckdsl.diagnostics import Diagnostic, display_path
 from ckdsl.dsl.explain import explain
 from ckdsl.dsl.program import load_ruleset
-from ckdsl.engine.game import Game
 from ckdsl.l10n.catalog import LANGUAGES, load_catalog
 from ckdsl.l10n.check import Finding
-from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing, drawn_as
+from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing, drawn_words
 from ckdsl.reports.bots import bot_lines, bot_rows
 from ckdsl.reports.cards import card_facts, card_lines, card_rows
 from ckdsl.reports.checks import (
@@ -34,6 +33,7 @@ from ckdsl.reports.scenarios import outcome_lines, passed_line, shown
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.scenario.runner import Mismatch, Outcome
 from ckdsl.session import GameSetup, load_board, play, start
+from ckdsl.turn.game import Game
 from ckdsl.validate import Checked, Report
 
 
@@ -53,8 +53,10 @@ def test_the_default_drawing_is_the_beginner_layout_else_seed_0() -> None:
     assert default_drawing(spec, None, None) == ("beginner", None)
     assert default_drawing(spec, None, 7) == (None, 7)
     assert default_drawing(spec, "beginner", None) == ("beginner", None)
-    assert drawn_as(None, 7) == "seed 7"
-    assert drawn_as("beginner", None) == "layout beginner"
+    english, polish = load_catalog("en"), load_catalog("pl")
+    assert drawn_words(english, None, 7) == "seed 7"
+    assert drawn_words(english, "beginner", None) == "layout beginner"
+    assert drawn_words(polish, "beginner", None) == "układ beginner"
 
 
 def test_the_board_description_names_every_id() -> None:
@@ -78,14 +80,18 @@ def test_the_board_description_names_every_id() -> None:
 def test_the_board_lines_show_tiles_and_harbors() -> None:
     spec, topology = load_board("standard")
     drawn = fixed_layout(spec, topology, "beginner")
-    lines = board_lines(spec, topology, drawn, "beginner", None)
+    lines = board_lines(spec, topology, drawn, "beginner", None, load_catalog("en"))
     assert lines[0] == f"{spec.name}: 19 tiles, 54 intersections, 72 edges"
     assert lines[1] == f"  layout beginner; the robber starts on tile {drawn.robber}"
     assert sum(line.startswith("  tile ") for line in lines) == 19
     assert sum(line.startswith("  harbor ") for line in lines) == len(drawn.harbors)
     robber = next(line for line in lines if line.startswith(f"  tile {drawn.robber:>2} "))
     assert " - " in robber  # the desert has no number
-    assert board_title(spec, None, 3) == f"{spec.name}: seed 3"
+    assert board_title(spec, None, 3, load_catalog("en")) == f"{spec.name}: seed 3"
+    polish = board_lines(spec, topology, drawn, "beginner", None, load_catalog("pl"))
+    assert polish[0] == f"{spec.name}: pola: 19, skrzyżowania: 54, krawędzie: 72"
+    assert "tile" not in "\n".join(polish) and "harbor" not in "\n".join(polish)
+    assert any(line.startswith("  pole  0  ") and "narożniki" in line for line in polish)
 
 
 # --- a game -------------------------------------------------------------------------------

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import yaml
 
-from ckdsl.engine import pieces
-from ckdsl.engine.building import try_build
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.production import produce
-from ckdsl.engine.state import CITY, DAMAGED, NOBODY, SETTLEMENT
+from ckdsl.core import pieces
+from ckdsl.core.building import try_build
+from ckdsl.core.production import produce
+from ckdsl.core.state import CITY, DAMAGED, NOBODY, SETTLEMENT
 from ckdsl.rules.positions import Positions
 from ckdsl.scenario import run_file
 from ckdsl.scenario.position import apply_position
 from ckdsl.session import GameSetup, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
 
 RED, BLUE, WHITE, ORANGE = range(4)
 

@@ -18,14 +18,14 @@ from click.testing import CliRunner
 
 from ckdsl.bots import RandomBot
 from ckdsl.cli import cli
+from ckdsl.core import building
+from ckdsl.core.compiled import ENGINE_PARAMETERS
+from ckdsl.core.decisions import IllegalAnswer
 from ckdsl.dsl.parser import parse_expression
 from ckdsl.dsl.pretty import expr
-from ckdsl.engine import building
-from ckdsl.engine.compiled import ENGINE_PARAMETERS
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import parse_answer
 from ckdsl.session import GameSetup, play, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -74,8 +74,8 @@ def test_the_engines_own_parameters_are_declared() -> None:
     above cannot miss one), and every one declared there is read."""
     source = "".join(
         p.read_text(encoding="utf-8")
-        for folder in ("engine", "dsl")
-        for p in (REPO / "ckdsl" / folder).glob("*.py")
+        for folder in ("core", "turn", "dsl")
+        for p in (REPO / "ckdsl" / folder).rglob("*.py")
     )
     accessors = r"(?:\.param|\.number|\.flag|\.text|\.names)\(|params\["
     read = set(re.findall(rf"""(?:{accessors})\s*"([a-z_]+)"\s*[)\]]""", source))
@@ -223,7 +223,7 @@ def test_knights_that_may_never_act_are_offered_no_action(tmp_path: Path) -> Non
     state = game.state
     spot = next(iter(building.spots(game, player, "knight")), None)
     assert spot is not None
-    from ckdsl.engine import pieces
+    from ckdsl.core import pieces
 
     pieces.place_knight(game, player, spot, 2, True)
     game.refresh()

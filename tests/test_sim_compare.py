@@ -158,9 +158,12 @@ def test_known_effects_are_covered_and_pairing_narrows_the_intervals() -> None:
     assert turns.paired
     assert turns.delta.contains(15.0)
     assert turns.significant
-    seat1 = headline(report, "longer", "win_seat_1")
+    seat1 = report.comparison("longer").difference("win_seat_1")
+    assert seat1 is not None and seat1.family == "exploratory"
     assert seat1.delta.contains(0.15)
     assert seat1.significant
+    balance = headline(report, "longer", "seat_balance")
+    assert balance.seat_test is not None and balance.significant
     # The same games analysed as if the seeds were independent.
     unpaired = compare(
         {"base": a, "longer": synthetic("longer", turns_effect=15.0, seat1_effect=0.15,
@@ -171,8 +174,8 @@ def test_known_effects_are_covered_and_pairing_narrows_the_intervals() -> None:
     assert not turns_u.paired
     assert turns_u.delta.contains(15.0)
     assert turns.delta.width < turns_u.delta.width / 2
-    seat1_u = headline(unpaired, "longer", "win_seat_1")
-    assert seat1.delta.width < seat1_u.delta.width
+    seat1_u = unpaired.comparison("longer").difference("win_seat_1")
+    assert seat1_u is not None and seat1.delta.width < seat1_u.delta.width
     gains = {row.metric: row.gain for row in report.comparison("longer").pairing}
     assert set(gains) == {"turns", "win_seat_1", "finished"}
     assert gains["turns"].gain > 4
@@ -180,7 +183,7 @@ def test_known_effects_are_covered_and_pairing_narrows_the_intervals() -> None:
     assert any("independent" in w for w in unpaired.comparison("longer").warnings)
     verdicts = " ".join(report.comparison("longer").verdicts)
     assert re.search(r"longer lengthens games by 1\d\.\d turns \[1\d\.\d, 1\d\.\d\]", verdicts)
-    assert "raises seat 1's win rate by" in verdicts
+    assert "longer changes seat balance (F(3, " in verdicts
 
 
 def test_a_against_itself_changes_nothing() -> None:
@@ -203,9 +206,10 @@ def test_holm_and_benjamini_hochberg_are_applied() -> None:
     c = synthetic("c", turns_effect=-2.0)
     report = compare({"base": a, "b": b, "c": c}, base="base")
     heads = [d for comp in report.comparisons for d in comp.headline]
-    assert len(heads) == 2 * (SEATS + 6)
+    # The seat-balance test, finished, turns, margin, lead changes, decisiveness.
+    assert len(heads) == 2 * 6
     # The finished share is the same under every rule set here: no test, not in the family.
-    assert report.headline_tests == sum(d.p is not None for d in heads) == 2 * (SEATS + 5)
+    assert report.headline_tests == sum(d.p is not None for d in heads) == 2 * 5
     expected = holm([d.p for d in heads], 0.05)
     assert [(d.adjusted_p, d.significant) for d in heads] == expected
     tested = [d for d in heads if d.p is not None]
@@ -335,7 +339,7 @@ def test_html_is_one_self_contained_file_with_every_plot(
     path = write_html(small_report, tmp_path / "report.html", run={"command": "ckdsl compare"})
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
     text = path.read_text(encoding="utf-8")
-    assert text.count("<img ") == len(PLOTS) == 4
+    assert text.count("<img ") == len(PLOTS) == 6
     assert text.count("src='data:image/png;base64,") == len(PLOTS)
     assert text.count("<figcaption>") == len(PLOTS)
     for banned in ("http://", "https://", "<script", "<link", "@import", "url("):
@@ -351,8 +355,9 @@ def test_plots_are_written_as_png_and_svg(small_report: ComparisonReport, tmp_pa
 
     written = write_plots(small_report, tmp_path / "plots")
     names = sorted(p.name for p in written)
-    assert len(names) == 9 and "captions.txt" in names
-    for stem in ("win_rate_by_seat", "game_length", "vp_trajectories", "barbarians"):
+    assert len(names) == 13 and "captions.txt" in names
+    stems = ("forest", "seed_differences", "win_rate_by_seat", "game_length", "vp_trajectories")
+    for stem in (*stems, "barbarians"):
         assert (tmp_path / "plots" / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
         svg = (tmp_path / "plots" / f"{stem}.svg").read_text(encoding="utf-8")
         assert "<svg" in svg and "<dc:date>" not in svg
@@ -450,15 +455,15 @@ def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     comparison = report["comparisons"][0]
     assert comparison["design"] == "paired" and comparison["matched_games"] == 12
     assert [d["metric"] for d in comparison["headline"]][:5] == [
-        "win_seat_1", "win_seat_2", "win_seat_3", "win_seat_4", "finished"
+        "seat_balance", "finished", "turns", "score_margin", "lead_changes"
     ]  # fmt: skip
     assert comparison["verdicts"] and "pairing_gain" in comparison
     assert report["stopping"]["kind"] == "fixed" and report["stopping"]["seeds"] == 3
     folder = cli_run["folder"]
     assert sorted(p.name for p in (folder / "runs").iterdir()) == ["base", "fifteen_points"]
     html = (folder / "r.html").read_text(encoding="utf-8")
-    assert html.count("<img ") == 4 and "https://" not in html
-    assert len(list((folder / "plots").glob("*.svg"))) == 4
+    assert html.count("<img ") == 6 and "https://" not in html
+    assert len(list((folder / "plots").glob("*.svg"))) == 6
     assert "wrote" in first.stderr
 
 

@@ -15,9 +15,8 @@ import pytest
 
 from ckdsl.bots import RandomBot
 from ckdsl.bots.heuristic import HeuristicBot
-from ckdsl.engine import pieces
-from ckdsl.engine.game import Event, Game
-from ckdsl.engine.state import CITY, NOBODY
+from ckdsl.core import pieces
+from ckdsl.core.state import CITY, NOBODY
 from ckdsl.session import GameSetup, play, start
 from ckdsl.sim.metrics import (
     METRIC_COLUMNS,
@@ -37,6 +36,7 @@ from ckdsl.sim.metrics import (
     score_margin,
     trajectory_metrics,
 )
+from ckdsl.turn.game import Event, Game
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ckdsl"
 
@@ -421,8 +421,8 @@ def test_the_engine_logs_every_event_the_recorder_reads() -> None:
     # A renamed event would leave a column at 0 for ever: each name must be logged.
     source = "\n".join(
         path.read_text(encoding="utf-8")
-        for folder in ("engine", "dsl")
-        for path in (PACKAGE / folder).glob("*.py")
+        for folder in ("core", "turn", "dsl")
+        for path in (PACKAGE / folder).rglob("*.py")
     )
     for name in RECORDED_EVENTS:
         assert re.search(rf'\.log\(\s*"{name}"', source), name

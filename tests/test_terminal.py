@@ -17,11 +17,11 @@ from click.testing import CliRunner
 
 from ckdsl.bots import bot_seed, make_bot
 from ckdsl.cli import cli
-from ckdsl.engine.game import Game
 from ckdsl.l10n.catalog import load_catalog
 from ckdsl.session import GameSetup, load_rules
 from ckdsl.table.status import option_lines, status_lines
 from ckdsl.table.terminal import play_at_table
+from ckdsl.turn.game import Game
 
 
 class Script:
@@ -242,3 +242,19 @@ def test_a_cards_text_is_read_at_the_table_by_id_or_name() -> None:
     bishop = [line for line in said if line.startswith("Biskup: Przesuń rabusia")]
     assert len(bishop) == 2
     assert "'nope' to nie karta postępu tej gry; `cards` je wymienia" in said
+
+
+def test_ask_always_asks_the_answers_the_table_otherwise_gives() -> None:
+    """`--ask-always`: every single-answer decision (a bot's offer that can only be
+    declined, the one city to lose) is a prompt; by default the table gives it and says
+    so. The same keystrokes play the same game either way."""
+    args = ["play", "--players", "human,heuristic,heuristic,heuristic", "--seed", "3"]
+    keys = "1\n" * 200
+    given = CliRunner().invoke(cli, [*args, "--delay", "0"], input=keys)
+    asked = CliRunner().invoke(cli, [*args, "--delay", "0", "--ask-always"], input=keys)
+    assert given.exit_code == asked.exit_code == 0
+    forced = given.output.count("(the only answer)")
+    assert forced > 5 and "(the only answer)" not in asked.output
+    assert asked.output.count("[Red] >") == given.output.count("[Red] >") + forced
+    scores = given.output.split("Final scores")[1]
+    assert scores == asked.output.split("Final scores")[1] and "victory points" in scores

@@ -1,6 +1,6 @@
 """Every word of the effect DSL, executed in a game with its effect asserted.
 
-The registry (``ckdsl.dsl.registry``: ``FUNCTIONS``, ``VERBS``, ``AGGREGATES``) is what a
+The registry (``ckdsl.dsl.base.registry``: ``FUNCTIONS``, ``VERBS``, ``AGGREGATES``) is what a
 house-rule author writes with. Each case below places a position with the scenario
 helpers (``ckdsl.scenario.position``), plays the steps that lead up to it, runs an effect
 as a hook of a small variant (the ``rules`` fixture: one hook per case), answers the
@@ -30,21 +30,21 @@ from typing import Any
 import pytest
 import yaml
 
-from ckdsl.dsl import ast
+from ckdsl.core.allow import Env
+from ckdsl.core.invariants import broken_invariants
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.registry import AGGREGATES, FUNCTIONS, VERBS
+from ckdsl.dsl.base.types import ANY
 from ckdsl.dsl.compiler.program import Names
 from ckdsl.dsl.compiler.pycode import closures_only
 from ckdsl.dsl.parser import parse, parse_expression
 from ckdsl.dsl.program import compile_formula
-from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS
-from ckdsl.dsl.types import ANY
-from ckdsl.engine.allow import Env
-from ckdsl.engine.game import Game
-from ckdsl.engine.invariants import broken_invariants
-from ckdsl.engine.notation import parse_answer
 from ckdsl.rules.positions import Positions
 from ckdsl.scenario.expect import actual_values, same
 from ckdsl.scenario.position import apply_position
 from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer
 
 RED, BLUE, WHITE, ORANGE = range(4)
 NOBODY = -1
@@ -224,6 +224,29 @@ FUNCTION_CASES = [
         "edge(intersection, intersection)",
         position=BOARD,
         values={"[edge(8, 12), edge(12, 8)]": Edges("8-12", "8-12")},
+    ),
+    case(
+        "neighbours(intersection, intersection)",
+        position=BOARD,
+        values={"[neighbours(8, 12), neighbours(12, 8), neighbours(12, 13)]": [True, True, False]},
+    ),
+    case(
+        "harbor(intersection); harbors(player)",
+        position=BOARD,  # red: cities on 0 (a harbor) and 26 (a harbor), a settlement on 13
+        values={"[harbor(0), harbor(13)]": [True, False], "harbors(me)": [0, 26]},
+    ),
+    case(
+        "goods_of(terrain); commodity_of(track); track_of(commodity)",
+        position=BOARD,
+        values={
+            "[goods_of(pasture), goods_of(hills), goods_of(desert)]": [
+                ["wool", "cloth"],
+                ["brick"],
+                [],
+            ],
+            "[commodity_of(science), commodity_of(trade)]": ["paper", "cloth"],
+            "[track_of(paper), track_of(coin)]": ["science", "politics"],
+        },
     ),
     case(
         "tiles_of(terrain)",
@@ -645,6 +668,17 @@ VERB_CASES = [
         expect={"barbarians": 0, "attacks": 1, "robber_unlocked": False},
     ),
     case(
+        "roll",
+        effect="roll again",
+        position=at({"turn": "red"}, red={"settlements": [13]}),
+        before=((2, 4, "ship"),),
+        expect={
+            "hand": {"red": {"brick": 1}},
+            "barbarians": 1,
+            "log": [{"event": "roll", "player": "red", "total": 6}],
+        },
+    ),
+    case(
         "unlock",
         effect="unlock robber",
         position=BLUES_TURN,
@@ -718,6 +752,27 @@ VERB_CASES = [
             "walls": {"red": []},
             "points": {"red": 1},
             "supply": {"red": {"city": 4, "settlement": 4, "city_wall": 3}},
+        },
+    ),
+    case(
+        "remove settlement; remove city; remove wall",
+        effect="remove wall 0\nremove settlement 13\nremove city 26\nremove city 13",
+        position=at(
+            {**BLUES_TURN, "metropolises": {"science": 26}},
+            red={
+                "cities": [0, 26],
+                "walls": [0, 26],
+                "settlements": [13],
+                "levels": {"science": 4},
+            },
+        ),
+        expect={
+            "settlements": {"red": []},
+            "cities": {"red": [0]},
+            "walls": {"red": []},
+            "metropolises": {"science": None},
+            "points": {"red": 2},
+            "supply": {"red": {"city": 3, "settlement": 5, "city_wall": 3}},
         },
     ),
     case(

@@ -84,7 +84,7 @@ def test_a_seat_sees_no_other_hand() -> None:
 
 
 def _first(room: Room) -> str:
-    from ckdsl.engine.notation import format_option
+    from ckdsl.turn.notation import format_option
 
     return format_option(room.game, room.game.pending.options[0])
 
@@ -136,7 +136,7 @@ def test_a_save_of_other_rules_is_refused_and_a_good_one_loads() -> None:
     seat = token(room)
     for _ in range(5):
         client.post("/api/answer", json={"seat": seat, "answer": _first(room)})
-    saved = client.get("/api/save", params={"seat": seat})
+    saved = client.get("/api/save", params={"host": room.host})  # a game in progress
     assert saved.status_code == 200 and "attachment" in saved.headers["content-disposition"]
     text, digest = saved.text, room.game.state.digest()
     data = json.loads(text)

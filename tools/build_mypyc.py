@@ -48,7 +48,8 @@ BUILD_DIR = Path(native.BUILD_DIR)
 
 ENGINE = sorted(
     str(p.relative_to(ROOT))
-    for p in (ROOT / "ckdsl" / "engine").glob("*.py")
+    for folder in ("core", "turn")  # the game engine: the board core and the turn machine
+    for p in (ROOT / "ckdsl" / folder).glob("*.py")
     # tasks.py: type definitions only (NamedTuples, TypedDicts), nothing to speed up, and
     # compiled NamedTuples lose their Literal annotations (tests/test_protocols.py reads them)
     if p.name not in ("__init__.py", "tasks.py")
@@ -60,7 +61,6 @@ DSL = [
         for p in (ROOT / "ckdsl" / "dsl" / "vocabulary").glob("*.py")
         if p.name != "__init__.py"
     ),
-    "ckdsl/dsl/turn_vocabulary.py",
 ]
 OTHER = ["ckdsl/rng.py", "ckdsl/bots/random_bot.py"]
 BOTS = ["ckdsl/bots/base.py", "ckdsl/bots/features.py", "ckdsl/bots/heuristic.py"]

@@ -29,9 +29,9 @@ def web(out: Path) -> None:
     from test_web_browser import serve
 
     from ckdsl.bots import parse_spec
-    from ckdsl.engine.notation import format_option
     from ckdsl.session import GameSetup
     from ckdsl.table.web.room import Room
+    from ckdsl.turn.notation import format_option
 
     room = Room(GameSetup(seed=11), [None, *(parse_spec("heuristic") for _ in range(3))])
     token = next(iter(room.tokens))

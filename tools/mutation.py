@@ -12,8 +12,9 @@ What: mutmut 3 (``[tool.mutmut]`` in pyproject.toml holds the whole configuratio
 run before and a run after a change are comparable). The scope is the files that hold the
 game's rules in Python and the DSL runtime:
 
-    ckdsl/engine/{production,building,knights,board_rules,improvements,trade,barbarians,
-    pieces,progress,hands,turn,cards,actions,allow}.py and ckdsl/dsl/runtime.py
+    ckdsl/core/{production,building,knights,board_rules,improvements,trade,barbarians,
+    pieces,progress,hands,allow}.py, ckdsl/turn/{turn,cards,actions}.py and
+    ckdsl/dsl/runtime.py
 
 The whole of these files makes about 3,600 mutants, many more than two shared cores test
 in an hour, so a run tests the functions that hold a rule documented in docs/rules.md
@@ -95,11 +96,11 @@ SCOPE = tuple(
     f"ckdsl.{module}.x_{function}__mutmut_*"
     for module, functions in {
         # production, the shortage rule, the robber's tile, gold, the Aqueduct
-        "engine.production": ["produce"],
+        "core.production": ["produce"],
         # the attack's decisions: the pillaged city, the tied defenders' card
-        "engine.barbarians": ["_pillage_options", "_on_pillage", "_reward_options", "_on_reward"],
+        "core.barbarians": ["_pillage_options", "_on_pillage", "_reward_options", "_on_reward"],
         # losing a city, the longest road's title, Defender of Catan, metropolises
-        "engine.pieces": [
+        "core.pieces": [
             "reduce_city",
             "award_longest_road",
             "award_defender",
@@ -107,7 +108,7 @@ SCOPE = tuple(
             "set_metropolis",
         ],
         # where a piece fits: the distance rule, the network, a knight's reach
-        "engine.board_rules": [
+        "core.board_rules": [
             "passable",
             "distance_ok",
             "settlement_spots",
@@ -116,15 +117,15 @@ SCOPE = tuple(
             "knight_reach",
         ],
         # a damaged city rebuilt first; a supply's limit
-        "engine.building": ["spots"],
+        "core.building": ["spots"],
         # activation, promotion (the Fortress)
-        "engine.knights": ["_promotable", "meets", "try_activate", "try_promote"],
+        "core.knights": ["_promotable", "meets", "try_activate", "try_promote"],
         # a city needed, the metropolis taken and kept for good
-        "engine.improvements": ["can_improve", "improve", "_on_metropolis"],
+        "core.improvements": ["can_improve", "improve", "_on_metropolis"],
         # the progress-card hand limit
-        "engine.progress": ["hand_limit"],
+        "core.progress": ["hand_limit"],
         # the robber and the players it robs
-        "engine.turn": ["victims", "_robber_options", "_steal_options"],
+        "turn.turn": ["victims", "_robber_options", "_steal_options"],
         # a card with nothing to choose from cannot be played
         "dsl.runtime": ["unplayable"],
     }.items()

@@ -17,7 +17,7 @@ from ckdsl.diagnostics import Diagnostic, JsonPath, sorted_diagnostics
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.paths import rules_dir
 from ckdsl.rules.positions import Positions
-from ckdsl.rules.schemas import suggest, validate
+from ckdsl.rules.schemas import foreign, suggest, validate
 
 GENERIC = "generic"  # the harbor kind that trades any good (3:1 in the base rules)
 
@@ -95,6 +95,9 @@ def load_map(
     doc, problems = load_yaml(path)
     if doc is None:
         return None, problems
+    stranger = foreign(doc.data, str(path), "map")
+    if stranger is not None:
+        return None, [stranger]
     problems += validate(doc.data, doc.positions, "map")
     if any(p.severity == "error" for p in problems):
         return None, problems

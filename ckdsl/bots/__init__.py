@@ -22,6 +22,7 @@ from ckdsl.bots.random_bot import RandomBot
 # random bots, or lists no bot, more than everything else it imports).
 register_module("heuristic", "ckdsl.bots.heuristic")
 register_module("mcts", "ckdsl.bots.mcts")
+register_module("learned", "ckdsl.bots.learned")
 
 __all__ = [
     "Bot",

@@ -1,7 +1,7 @@
 """The bot interface, bot specs (``mcts:iterations=200``) and the registry of bots.
 
 A bot answers the decisions of one seat. It is given the player's view of the game
-(``ckdsl.engine.view``), never the game itself, so it knows what that player may know and
+(``ckdsl.core.view``), never the game itself, so it knows what that player may know and
 nothing more; its answer goes through ``Game.answer`` like everyone else's. Every bot has
 its own random stream, derived from the game's seed and its seat (``bot_seed``): never the
 game's streams, never the global RNG.
@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
-from ckdsl.engine.decisions import Option
+from ckdsl.core.decisions import Option
 from ckdsl.rng import derive
 
 if TYPE_CHECKING:
-    from ckdsl.engine.view import PlayerView
+    from ckdsl.core.view import PlayerView
 
 
 ParamValue: TypeAlias = "bool | int | float | str"
@@ -77,6 +77,12 @@ class BotSpec:
 
     def info(self) -> BotInfo:
         return bot_info(self.name)
+
+    def version(self) -> str:
+        """The version this spec plays: its ``version`` parameter for a bot that keeps
+        earlier versions playable (``heuristic:version=2``), else the bot's own."""
+        given = dict(self.params).get("version")
+        return self.info().version if given is None else str(given)
 
     def full(self) -> str:
         """The spec with every parameter, defaults included: what results record."""

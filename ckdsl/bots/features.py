@@ -19,17 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ckdsl.engine import board_rules, improvements, knights, pieces
-from ckdsl.engine.building import cost_of
-from ckdsl.engine.compiled import Bundle
-from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
-from ckdsl.engine.turn import hand_limit
+from ckdsl.core import board_rules, improvements, knights, pieces
+from ckdsl.core.building import cost_of
+from ckdsl.core.compiled import Bundle
+from ckdsl.core.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.stamps import Stamp, StampedCache
+from ckdsl.turn.turn import hand_limit
 
 if TYPE_CHECKING:
     from ckdsl.board import Topology
-    from ckdsl.engine.compiled import CompiledRules
-    from ckdsl.engine.game import Game
+    from ckdsl.core.compiled import CompiledRules
+    from ckdsl.turn.game import Game
 
 TARGETS = ("settlement", "city", "city_wall", "knight", "activate", "promote", "improvement",
            "road")  # fmt: skip
@@ -63,6 +63,14 @@ class Weights:
     opponent_production: float
     margin: float
     max_options: int
+    # Since version 3 (absent from an older file: 0, which plays as that version did).
+    wall: float = 0.0
+    opponent_cards: float = 0.0
+    opponent_progress: float = 0.0
+    opponent_knights: float = 0.0
+    opponent_expansion: float = 0.0
+    knight_blocks: float = 0.0
+    card_choices: int = 0
 
     def level_value(self, level: int) -> float:
         table = self.levels
@@ -73,17 +81,25 @@ class Weights:
 
 BUNDLED = "bundled"
 WEIGHTS_FILE = "rules/bots/heuristic.yaml"
+# The weights of each frozen version of the bot (``heuristic:version=N``), kept so a study
+# can compare with the bot it used; the newest is ``WEIGHTS_FILE``.
+FROZEN = {2: "rules/bots/heuristic-v2.yaml"}
+# The weights that are new in version 3, 0 when a file does not give them.
+_OPTIONAL = ("wall", "opponent_cards", "opponent_progress", "opponent_knights",
+             "opponent_expansion", "knight_blocks")  # fmt: skip
 
 
 _WEIGHTS: StampedCache[str, Weights] = StampedCache(maxsize=8)
 
 
-def load_weights(path: str = BUNDLED) -> Weights:
-    """The weights file ``path`` (``bundled``: the one shipped with ckdsl); raises
-    ValueError naming what is missing or wrong. Cached while the file is unchanged."""
+def load_weights(path: str = BUNDLED, version: int = 0) -> Weights:
+    """The weights file ``path`` (``bundled``: the one shipped with ckdsl for ``version``,
+    0 or the newest: ``WEIGHTS_FILE``, else ``FROZEN``); raises ValueError naming what is
+    missing or wrong. Cached while the file is unchanged."""
     from ckdsl.paths import rules_dir
 
-    file = rules_dir() / "bots" / "heuristic.yaml" if path == BUNDLED else Path(path)
+    bundled = rules_dir().parent / FROZEN.get(version, WEIGHTS_FILE)
+    file = bundled if path == BUNDLED else Path(path)
     return _WEIGHTS.get(str(file.resolve()), lambda: _read_weights(file))
 
 
@@ -118,14 +134,17 @@ def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp, ...]]:
         numbers = {
             name: float(w[name])
             for name in Weights.__dataclass_fields__
-            if name not in ("version", "targets", "levels", "margin", "max_options")
-        }
+            if name not in ("version", "targets", "levels", "margin", "max_options",
+                            "card_choices") and name not in _OPTIONAL
+        }  # fmt: skip
+        numbers.update({name: float(w.get(name, 0.0)) for name in _OPTIONAL})
         weights = Weights(
             version=str(data.get("version", "1")),
             targets=targets,
             levels=tuple(float(x) for x in w["levels"]),
             margin=float(look.get("margin", 0.5)),
             max_options=int(look.get("max_options", 40)),
+            card_choices=int(look.get("card_choices", 0)),
             **numbers,
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -207,7 +226,7 @@ _READ_PARTS = frozenset({"points", "current", "buildings", "knights"})
 
 
 def formulas_kept(*reads: frozenset[str] | None) -> bool | None:
-    """Whether formulas that read these parts of the state (``ckdsl.dsl.registry.READS``;
+    """Whether formulas that read these parts of the state (``ckdsl.dsl.base.registry.READS``;
     None: anything) may be kept (``Evaluator.formulas``): None if not, else whether the
     key must hold the points."""
     if any(r is None or not r <= _READ_PARTS for r in reads):
@@ -260,7 +279,7 @@ class Evaluator:
     settlement spots and what they would produce, the improvements' prices, what the
     levels and the trade rates are worth) is kept, keyed by everything it reads (the
     production and the spots under the game's yield and board stamps, which the engine
-    renews whenever what they read changes, ``ckdsl.engine.derived``), and computed the
+    renews whenever what they read changes, ``ckdsl.core.derived``), and computed the
     same way whenever it is computed: the same inputs give the same floats, kept or not.
     The rule set's formulas (defence, the barbarians' strength, the hand limit) are kept
     by what they read when the vocabulary declares it (``Formulas``), else asked every
@@ -331,7 +350,7 @@ class Evaluator:
 
     def productions(self, game: Game) -> list[tuple[list[float], float]]:
         """Every player's production and its value, kept under the game's yield stamps
-        (``ckdsl.engine.derived``: new ones whenever a building next to a numbered tile,
+        (``ckdsl.core.derived``: new ones whenever a building next to a numbered tile,
         the robber or the number tokens change, which is everything this reads): a
         search values many positions that differ in a hand, a road or a knight, not in
         the buildings. Not to be changed by the caller."""
@@ -545,7 +564,7 @@ class Evaluator:
 
     def spots(self, game: Game, player: int) -> tuple[list[int], list[int]]:
         """The settlement spots on the player's network (``settlement_spots``) and one
-        road away (``near_spots``), kept under the game's board stamp (``ckdsl.engine.
+        road away (``near_spots``), kept under the game's board stamp (``ckdsl.core.
         derived``: a new one whenever a building, a road or a knight is placed, moved or
         removed, which is everything these read). Not to be changed by the caller."""
         key = (player, game.board_stamp)
@@ -558,6 +577,20 @@ class Evaluator:
             )
             _keep(self._spots, key, found)
         return found
+
+    def spots_on_network(self, game: Game, player: int) -> list[int]:
+        """The settlement spots on the player's network alone (``spots``' first list),
+        kept the same way: what the opponents' expansion reads."""
+        key = (player, game.board_stamp)
+        found = self._spots.get(key)
+        if found is not None:
+            return found[0]
+        key = (-1 - player, game.board_stamp)
+        found = self._spots.get(key)
+        if found is None:
+            found = (board_rules.settlement_spots(self.topo, game.state, player), [])
+            _keep(self._spots, key, found)
+        return found[0]
 
     def expansion(self, game: Game, now: list[int], near: list[int]) -> float:
         """The best settlement spot on the network, and one road away, valued."""
@@ -691,7 +724,61 @@ class Evaluator:
                 best_production = max(best_production, productions[q][1])
         value -= w.opponent_points * best_points
         value -= w.opponent_production / max(1.0, w.production) * best_production
+        if w.wall:
+            wall = state.wall
+            value += w.wall * sum([1 for i in me.buildings if wall[i]])
+        if w.opponent_cards or w.opponent_progress or w.opponent_knights or w.opponent_expansion:
+            value -= self.opponents_value(game, player)
+        if w.knight_blocks:
+            value += w.knight_blocks * self.blocking(game, player)
         return value
+
+    def blocking(self, game: Game, player: int) -> float:
+        """Knights standing where two networks meet (docs/rules.md, "Knights": a knight
+        blocks the others' roads and settlements there): the levels of the player's
+        knights on an intersection an opponent's road touches, less the opponents'
+        knights on one the player's road touches (averaged over the opponents)."""
+        state = game.state
+        road, level = state.road, state.knight_level
+        inter_edges = self.topo.inter_edges
+        mine = 0.0
+        theirs = 0.0
+        for owner, other in enumerate(state.players):
+            for i in other.knights:
+                for e in inter_edges[i]:
+                    r = road[e]
+                    if r != NOBODY and r != owner and (owner == player or r == player):
+                        if owner == player:
+                            mine += level[i]
+                        else:
+                            theirs += level[i]
+                        break
+        return mine - theirs / max(1, game.n - 1)
+
+    def opponents_value(self, game: Game, player: int) -> float:
+        """What the opponents hold that a card or a knight can take from them: their cards
+        and progress cards, their knights' strength, and the best settlement spot each
+        has on their network (a knight standing on it blocks it), averaged over them."""
+        state, w = game.state, self.w
+        knight_level = state.knight_level
+        total = 0.0
+        for q, other in enumerate(state.players):
+            if q == player:
+                continue
+            total += w.opponent_cards * sum(other.hand)
+            total += w.opponent_progress * len(other.progress)
+            total += w.opponent_knights * sum([knight_level[i] for i in other.knights])
+            if w.opponent_expansion and other.supply["settlement"]:
+                values = self.spot_values(game)
+                best = 0.0
+                for i in self.spots_on_network(game, q):
+                    x = values[i]
+                    if x is None:
+                        x = values[i] = self.spot_value(game, i)
+                    if x > best:
+                        best = x
+                total += w.opponent_expansion * best
+        return total / max(1, game.n - 1)
 
     def rates_value(self, rates: Sequence[int], made: Sequence[float]) -> float:
         """Trade rates better than the bank's, weighted by what the player produces of

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ckdsl.bots.base import BotInfo, Param, register
+from ckdsl.bots.base import BotError, BotInfo, Param, register
 from ckdsl.bots.features import (
     BUNDLED,
     WEIGHTS_FILE,
@@ -36,17 +36,21 @@ from ckdsl.bots.features import (
     city_value,
     load_weights,
 )
-from ckdsl.engine import trade
-from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
-from ckdsl.engine.tasks import RespondTask, expect
+from ckdsl.core import trade
+from ckdsl.core.decisions import Decision, IllegalAnswer, Option
+from ckdsl.core.tasks import RespondTask, expect
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
-    from ckdsl.engine.view import PlayerView
+    from ckdsl.core.view import PlayerView
+    from ckdsl.turn.game import Game
 
 # 2: choices looked at one answer ahead (was two), setup spots shortlisted, and no second
 # look at the main phase after an offer nobody took.
-VERSION = "2"
+# 3: the opponents' cards, progress cards, knights and best settlement spot, and city
+# walls, in the value; a card's own choices, looked at ahead, made by looking ahead too
+# (``lookahead.card_choices``); new weights. Version 2 plays on as ``version=2``.
+VERSION = "3"
+VERSIONS = (2, 3)
 
 # Decisions whose answers change the board or a card's course: looked at one answer ahead.
 _LOOKAHEAD = ("setup_", "choose_", "optional", "reward", "relocate", "lose_city", "metropolis")
@@ -58,14 +62,26 @@ _SETTLE_STEPS = 60
 # of 320 setup placements of 40 games; each one looked at costs a clone and a value.
 _SETUP_SPOTS = ("setup_settlement", "setup_city")
 _SETUP_SHORTLIST = 12
+# The engine's verbs of a knight's action, after which the knight is inactive
+# (``acted_and_activated``).
+_KNIGHT_ACTS = ("move_knight", "displace", "chase")
 
 
 class HeuristicBot:
     """A greedy player over ``features.Evaluator``, seeded for its samples."""
 
-    def __init__(self, seed: int, weights: str = BUNDLED) -> None:
+    def __init__(self, seed: int, weights: str = BUNDLED, version: int = 3) -> None:
+        if version not in VERSIONS:
+            known = ", ".join(str(v) for v in VERSIONS)
+            raise BotError(f"heuristic:version: {version} is not a version (they are: {known})")
         self.rng = random.Random(seed)
-        self.weights: Weights = load_weights(weights)
+        self.weights: Weights = load_weights(weights, version)
+        # How many more answers a card's own choices may look at, in the look ahead at one
+        # answer (``decide``; renewed for each answer looked at).
+        self._budget = 0
+        # A card's choices made that way in this turn, by the choice and its options.
+        self._chosen: dict[tuple[str, tuple[Option, ...]], Option] = {}
+        self._chosen_turn = -1
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
         # The main phase in which this bot last made an offer instead of ending its turn
         # (``main``): if no trade came of it, the same decision comes back.
@@ -104,6 +120,26 @@ class HeuristicBot:
             if kind in _SETUP_SPOTS and len(options) > _SETUP_SHORTLIST:
                 options = self.shortlist(game, options, _SETUP_SHORTLIST)
             return self.best_ahead(game, me, options, depth)
+        if (
+            0 < len(options) <= self._budget
+            and kind.startswith(_LOOKAHEAD)
+            and not kind.startswith("setup_")
+        ):
+            # A card's own choice inside a look ahead (the player to rob, the tiles to
+            # swap, the knight to displace): each answer looked at too, while the budget
+            # lasts, so the card is valued by its best use rather than its first. The
+            # same choice comes back at each decision of the turn: its answer is kept
+            # for the turn.
+            key = (kind, options)
+            turn = game.state.turn
+            if self._chosen_turn != turn:
+                self._chosen_turn = turn
+                self._chosen.clear()
+            found = self._chosen.get(key)
+            if found is None:
+                self._budget -= len(options)
+                found = self._chosen[key] = self.best_ahead(game, me, options, 0)
+            return found
         return self.quick(game, me, decision)
 
     # --- looking ahead ------------------------------------------------------------------
@@ -193,7 +229,11 @@ class HeuristicBot:
             if looked >= self.weights.max_options:
                 break
             looked += 1
+            self._budget = self.weights.card_choices if verb == "play" else 0
             value = self.after(game, me, option, 1)
+            self._budget = 0
+            if verb in _KNIGHT_ACTS and self.weights.card_choices:
+                value = max(value, self.acted_and_activated(game, me, option))
             if value > best_value:
                 best, best_value = option, value
         trades = [o for o in options if o[0] == "bank"]
@@ -216,6 +256,25 @@ class HeuristicBot:
                 self._offered = seen
                 return offer
         return best
+
+    def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
+        """The value after a knight's action (a move, a displacement, a chase) and then
+        the activation it makes possible again (the knight is inactive after acting,
+        docs/rules.md "Knights"), if the rule set allows it this turn and the hand pays:
+        a move looked at alone would count a knight lost for the defence."""
+        before = set([o for o in game.pending.options if o[0] == "activate"])
+        copy = game.clone(log=False)
+        copy.answer(option)
+        self.settle(copy, me, 0)
+        pending = copy.pending
+        if pending.kind != "main" or pending.player != me:
+            return float("-inf")
+        again = [o for o in pending.options if o[0] == "activate" and o not in before]
+        if not again:
+            return float("-inf")
+        copy.answer(again[0])
+        self.settle(copy, me, 0)
+        return self.evaluator(copy).value(copy, me)
 
     def offer(self, game: Game, me: int) -> Option | None:
         """One card for one, to complete the most valuable purchase that lacks one or two
@@ -351,7 +410,17 @@ register(
         "heuristic",
         VERSION,
         "a value function over the rule set's features, one answer ahead through clones",
-        (Param("weights", str, BUNDLED, f"a weights file ({BUNDLED}: {WEIGHTS_FILE})"),),
+        (
+            Param("weights", str, BUNDLED, f"a weights file ({BUNDLED}: {WEIGHTS_FILE})"),
+            Param(
+                "version",
+                int,
+                int(VERSION),
+                "the bot's version: 2 plays as version 2 did (with the bundled weights,"
+                " those of version 2)",
+                low=2,
+            ),
+        ),
         HeuristicBot,
     )
 )

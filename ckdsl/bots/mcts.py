@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING
 from ckdsl.bots.base import BotInfo, Param, register
 from ckdsl.bots.features import BUNDLED
 from ckdsl.bots.heuristic import HeuristicBot
-from ckdsl.engine.decisions import Decision, IllegalAnswer, Option
+from ckdsl.core.decisions import Decision, IllegalAnswer, Option
 from ckdsl.rng import derive
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
-    from ckdsl.engine.view import PlayerView
+    from ckdsl.core.view import PlayerView
+    from ckdsl.turn.game import Game
 
 VERSION = "1"
 

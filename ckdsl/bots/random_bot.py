@@ -11,10 +11,10 @@ import random
 from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotInfo, register
-from ckdsl.engine.decisions import Option
+from ckdsl.core.decisions import Option
 
 if TYPE_CHECKING:
-    from ckdsl.engine.view import PlayerView
+    from ckdsl.core.view import PlayerView
 
 VERSION = "1"
 

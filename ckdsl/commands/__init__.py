@@ -1,7 +1,8 @@
-"""The command-line tool's commands beyond the core ones in ``ckdsl.cli``, one module
-per command or two (``board`` and ``watch``, ``bots``, ``tournament``, ``simulate``,
-``compare``), and what they share
-(``common``). Each module imports only Click at the top: the libraries a command needs
+"""Every command of the command-line tool (``ckdsl.cli`` is only the group), one module per
+command or a few that go together (``validate`` and ``schema``; ``cards``, ``explain`` and
+``vocabulary``; the ``l10n`` group; ``play`` and ``replay``; ``scenario``; ``board`` and
+``watch``; ``bots``; ``serve``; ``tournament``; ``simulate``; ``compare``), and what they
+share (``common``). Each module imports only Click at the top: the libraries a command needs
 (pandas, pyarrow, matplotlib, Dask) load when it runs, so ``ckdsl --help`` stays fast."""
 
 from __future__ import annotations
@@ -11,13 +12,26 @@ import importlib
 import click
 
 COMMANDS = {
+    "validate": "validate",
+    "schema": "validate",
+    "cards": "cards",
+    "explain": "cards",
+    "vocabulary": "cards",
+    "l10n": "l10n",
+    "play": "play",
+    "replay": "play",
+    "scenario": "scenario",
     "board": "board",
     "watch": "board",
     "bots": "bots",
     "serve": "serve",
     "simulate": "simulate",
     "compare": "compare",
+    "report": "stored",
+    "plan": "stored",
     "tournament": "tournament",
+    "ladder": "ladder",
+    "tune": "tune",
 }
 """Each command of this package by name, with the module that defines it (a module exports
 its Click commands as ``COMMANDS``). A command line imports only the module of the command

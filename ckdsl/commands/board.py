@@ -27,10 +27,10 @@ from ckdsl.commands.common import (
 from ckdsl.l10n.catalog import REFERENCE, all_languages
 
 if TYPE_CHECKING:
-    from ckdsl.engine.decisions import Option
-    from ckdsl.engine.game import Game
+    from ckdsl.core.decisions import Option
     from ckdsl.l10n.catalog import Catalog
     from ckdsl.table.watch import Step
+    from ckdsl.turn.game import Game
 
 lang_option = click.option(
     "--lang",
@@ -146,13 +146,14 @@ def _draw_map(
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
     if svg_path is not None or png_path is not None:
-        words = board_words(load_catalog(lang))
-        title = board_title(spec, layout, seed)
+        catalog = load_catalog(lang)
+        words = board_words(catalog)
+        title = board_title(spec, layout, seed, catalog)
         _write_pictures(render_svg(topology, drawn, title=title, words=words), svg_path, png_path)
     elif as_json:
         click.echo(json.dumps(board_json(spec, topology, drawn, layout, seed), indent=1))
     else:
-        click.echo("\n".join(board_lines(spec, topology, drawn, layout, seed)))
+        click.echo("\n".join(board_lines(spec, topology, drawn, layout, seed, load_catalog(lang))))
 
 
 def _draw_game(

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
 from ckdsl import native
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
+from ckdsl.l10n.catalog import REFERENCE, all_languages
 
 if TYPE_CHECKING:
     from ckdsl.bots import BotSpec
+    from ckdsl.rules.ruleset import RuleSet
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
+
+_F = TypeVar("_F", bound=Callable[..., object])
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -293,3 +298,38 @@ def refuse_game_files(
         used = "the file being shown"
     if used is not None:
         raise click.BadParameter(f"'{path}' is {used}: write to another file", param_hint=option)
+
+
+def ruleset_or_exit(rules: Path | None) -> RuleSet:
+    """The rule set ``rules`` names (default: the bundled base), or its errors and exit 1."""
+    from ckdsl.dsl.program import load_ruleset
+
+    ruleset, problems = load_ruleset(rules)
+    if ruleset is None:
+        fail(problems)
+    return ruleset
+
+
+def echo_lines(lines: Sequence[str], err: bool = False) -> None:
+    """Each line, as ``click.echo`` writes it, in one write (a game's log has thousands)."""
+    if lines:
+        click.echo("\n".join(lines), err=err)
+
+
+def echo_json(data: object, indent: int | None = 2) -> None:
+    click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
+
+
+LANGUAGES = all_languages()
+"""The choices of ``--lang`` (the bundled locale files), listed once for every command."""
+
+
+def lang_option(purpose: str) -> Callable[[_F], _F]:
+    """``--lang``: a language with a locale file, translated or derived (``sr-Latn``)."""
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGUAGES),
+        default=REFERENCE,
+        show_default=True,
+        help=purpose,
+    )

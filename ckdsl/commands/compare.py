@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -35,6 +35,7 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ckdsl.bots.base import BotSpec
     from ckdsl.sim.compare.analysis import ComparisonReport
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
@@ -43,6 +44,42 @@ if TYPE_CHECKING:
 DEFAULT_PLAYERS = DEFAULT_LINEUP
 MAX_GAMES_FACTOR = 10
 """Without --max-games, --until-significant plays at most this many times --games seeds."""
+
+
+headline_option = click.option(
+    "--headline",
+    default=None,
+    metavar="METRIC,...",
+    help="The confirmatory family, corrected with Holm (the rest is exploratory, "
+    "Benjamini–Hochberg): metric names or patterns, e.g. 'seat_balance,turns' or "
+    "'win_seat_*'. Default: seat_balance (the variant × seat test), finished, turns, "
+    "score_margin, lead_changes, decisive_fraction.",
+)
+margin_option = click.option(
+    "--margin",
+    "margins",
+    multiple=True,
+    metavar="[METRIC=]DELTA",
+    help="The smallest difference of interest, in the metric's units (0.03: 3 points of a "
+    "rate; turns=2): an equivalence verdict (TOST) for that metric; a bare DELTA applies "
+    "to each seat's win rate and every headline rate. Repeatable.",
+)
+power_option = click.option(
+    "--power",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.8,
+    show_default=True,
+    help="The power of the minimum detectable effects (MDE) the report gives.",
+)
+table_option = click.option(
+    "--table",
+    "table_format",
+    type=click.Choice(["text", "csv", "latex"]),
+    default="text",
+    show_default=True,
+    help="How to print the differences: the terminal table, or every difference of every "
+    "variant as CSV or a LaTeX table (booktabs) for a paper.",
+)
 
 
 def _fail(where: str | Path, message: str) -> CkdslError:
@@ -58,6 +95,15 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     show_default=True,
     help="The bots, one spec per seat, comma-separated (`ckdsl bots` lists them); the same "
     "line-up plays every rule set.",
+)
+@click.option(
+    "--lineups",
+    default=None,
+    metavar="LINEUP ; LINEUP...",
+    help="Several line-ups separated by ';' (instead of --players; BOT*N repeats a bot), "
+    "each playing the same seeds under every rule set: the report adds, for each headline "
+    "metric, the line-up × variant interaction paired on seeds (does the effect depend on "
+    "the bots?). Example: 'heuristic*4 ; mcts,heuristic*3'.",
 )
 @click.option(
     "--games",
@@ -161,6 +207,10 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     help=f"With --until-significant: the most seeds to play (default {MAX_GAMES_FACTOR} "
     "times --games).",
 )
+@headline_option
+@margin_option
+@power_option
+@table_option
 @quiet_option
 @json_option
 def compare_command(
@@ -186,6 +236,11 @@ def compare_command(
     alpha: float,
     beta: float,
     max_games: int | None,
+    lineups: str | None,
+    headline: str | None,
+    margins: tuple[str, ...],
+    power: float,
+    table_format: str,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -211,7 +266,14 @@ def compare_command(
     """
     from ckdsl.sim import require_extra
 
-    specs = bot_specs(players)
+    if lineups is not None and players != DEFAULT_PLAYERS:
+        raise click.UsageError("give the bots with --players or with --lineups, not both")
+    teams = parse_lineups(lineups) if lineups is not None else [bot_specs(players)]
+    if len({len(team) for team in teams}) > 1:
+        raise click.BadParameter(
+            "every line-up needs the same number of seats", param_hint="--lineups"
+        )
+    margin_of = parse_margins(margins)
     require_extra()
     if report_path is not None or plots_dir is not None:
         require_extra("matplotlib")
@@ -222,10 +284,11 @@ def compare_command(
     for name, value in (("--metric", metric != "seat1"), ("--h0", h0), ("--h1", h1)):
         if value and not until_significant:
             raise click.UsageError(f"{name} needs --until-significant")
-    _check_writable(report_path, plots_dir, out)
+    check_writable(report_path, plots_dir, out)
+    lineup_set = tuple(tuple(spec.full() for spec in team) for team in teams)
+    lineup = lineup_set[0]
     refuse_game_files("--report", report_path, [base, *variants], map_name)
-    lineup = tuple(spec.full() for spec in specs)
-    plans = _plans([base, *variants], lineup, games, seed, rotate_seats, map_name, layout)
+    plans = _plans([base, *variants], lineup_set, games, seed, rotate_seats, map_name, layout)
     seats = len(lineup)
     sprt_metric = None
     if until_significant:
@@ -246,7 +309,7 @@ def compare_command(
                 param_hint="--h1",
             )
     command = _command_line(
-        [base, *variants], lineup, games, seed, rotate_seats, map_name, layout, out
+        [base, *variants], lineup_set, games, seed, rotate_seats, map_name, layout, out
     )
     began = time.perf_counter()
     with results_folder(out, "compare") as folder:
@@ -266,9 +329,10 @@ def compare_command(
             alpha,
             beta,
             max_games or MAX_GAMES_FACTOR * games,
+            Analysis(parse_headline(headline), margin_of, power),
         )
     wall = time.perf_counter() - began
-    _emit(report, results, as_json, report_path, plots_dir, quiet, command, wall, out)
+    _emit(report, results, as_json, report_path, plots_dir, quiet, command, wall, out, table_format)
 
 
 # --- Plans: one experiment per rule set ----------------------------------------------------
@@ -285,7 +349,7 @@ class _Plan:
 
 def _plans(
     targets: Sequence[str],
-    lineup: tuple[str, ...],
+    lineups: tuple[tuple[str, ...], ...],
     games: int,
     seed: int,
     rotate: bool,
@@ -301,7 +365,7 @@ def _plans(
     for target in targets:
         experiment = Experiment(
             rules=target,
-            lineups=(lineup,),
+            lineups=lineups,
             games=games,
             seed=seed,
             rotate=rotate,
@@ -331,7 +395,7 @@ def _plans(
     return plans
 
 
-def _check_writable(report: Path | None, plots: Path | None, out: Path | None) -> None:
+def check_writable(report: Path | None, plots: Path | None, out: Path | None) -> None:
     """Refuse, before playing a game, outputs that cannot be written."""
     if report is not None:
         parent = report.parent if str(report.parent) else Path(".")
@@ -426,8 +490,9 @@ def _play_and_compare(
     alpha: float,
     beta: float,
     max_seeds: int,
+    analysis: Analysis,
 ) -> tuple[ComparisonReport, list[RunResult]]:
-    from ckdsl.sim.compare.analysis import StoppingRule, compare
+    from ckdsl.sim.compare.analysis import StoppingRule
 
     results: list[RunResult] = []
     games = plans[0].experiment.games
@@ -475,7 +540,7 @@ def _play_and_compare(
         }
         for plan in plans
     }
-    report = compare(
+    report = analysis.compare(
         frames,
         base=base,
         level=level,
@@ -500,21 +565,42 @@ def _emit(
     command: list[str],
     wall: float,
     out: Path | None,
+    table_format: str = "text",
 ) -> None:
-    from ckdsl.sim.report.page import write_html
-    from ckdsl.sim.report.plots import write_plots
-    from ckdsl.sim.report.terminal import print_report
-
-    if as_json:
-        click.echo(report.dumps())
-    else:
-        print_report(report)
     played = sum(r.played for r in results)
     run_facts: dict[str, str | int] = {
         "command": " ".join(command),
         "wall time": f"{wall:.1f} s",
         "games played in this run": played,
     }
+    emit(report, as_json, table_format, report_path, plots_dir, quiet, run_facts)
+    if not quiet:
+        where = f"; results in {out}" if out is not None else ""
+        click.echo(f"{played} games played in {wall:.1f} s{where}", err=True)
+
+
+def emit(
+    report: ComparisonReport,
+    as_json: bool,
+    table_format: str,
+    report_path: Path | None,
+    plots_dir: Path | None,
+    quiet: bool,
+    run_facts: Mapping[str, str | int],
+) -> None:
+    """The report on stdout (text, JSON, CSV or LaTeX), as HTML and as plots."""
+    from ckdsl.sim.report.page import write_html
+    from ckdsl.sim.report.plots import write_plots
+    from ckdsl.sim.report.terminal import print_report
+
+    if as_json:
+        click.echo(report.dumps())
+    elif table_format != "text":
+        from ckdsl.sim.report.export import differences_table
+
+        click.echo(differences_table(report, table_format), nl=False)
+    else:
+        print_report(report)
     if report_path is not None:
         try:
             write_html(report, report_path, run=run_facts)
@@ -529,14 +615,11 @@ def _emit(
             raise _fail(plots_dir, f"cannot write the plots: {exc.strerror}") from None
         if not quiet:
             click.echo(f"wrote {len(written)} files to {plots_dir}", err=True)
-    if not quiet:
-        where = f"; results in {out}" if out is not None else ""
-        click.echo(f"{played} games played in {wall:.1f} s{where}", err=True)
 
 
 def _command_line(
     targets: Sequence[str],
-    lineup: Sequence[str],
+    lineups: Sequence[Sequence[str]],
     games: int,
     seed: int,
     rotate: bool,
@@ -545,7 +628,11 @@ def _command_line(
     out: Path | None,
 ) -> list[str]:
     """The command as the manifests record it: what shapes the results."""
-    line = ["ckdsl", "compare", *targets, "--players", ",".join(lineup)]
+    line = ["ckdsl", "compare", *targets]
+    if len(lineups) == 1:
+        line += ["--players", ",".join(lineups[0])]
+    else:
+        line += ["--lineups", " ; ".join(",".join(lineup) for lineup in lineups)]
     line += ["--games", str(games), "--seed", str(seed)]
     if rotate:
         line.append("--rotate-seats")
@@ -556,6 +643,75 @@ def _command_line(
     if out is not None:
         line += ["--out", str(out)]
     return line
+
+
+def parse_lineups(text: str) -> list[list[BotSpec]]:
+    """``"heuristic*4 ; mcts,heuristic*3"``: line-ups separated by ';', BOT*N for N seats of
+    one bot; a usage error naming the line-up otherwise."""
+    teams = []
+    for part in text.split(";"):
+        from ckdsl.bots.base import BotError, split_players
+
+        seats: list[str] = []
+        try:
+            items = split_players(part.strip()) if part.strip() else []
+        except BotError as exc:
+            raise click.BadParameter(str(exc), param_hint="--lineups") from None
+        for item in items:
+            found = re.fullmatch(r"(.+?)\s*\*\s*(\d+)", item)
+            seats += [found.group(1)] * int(found.group(2)) if found else [item]
+        if not seats:
+            raise click.BadParameter(f"an empty line-up in '{text}'", param_hint="--lineups")
+        teams.append(bot_specs(",".join(seats), "--lineups"))
+    return teams
+
+
+def parse_margins(values: Sequence[str]) -> dict[str, float]:
+    """``--margin`` values: ``METRIC=DELTA``, or a bare DELTA for every rate (key
+    ``EVERY_RATE``)."""
+    from ckdsl.sim.compare.analysis import EVERY_RATE
+
+    margins: dict[str, float] = {}
+    for value in values:
+        name, _, number = value.rpartition("=")
+        try:
+            delta = float(number)
+        except ValueError:
+            raise click.BadParameter(
+                f"'{value}' is not DELTA or METRIC=DELTA (e.g. 0.03, turns=2)",
+                param_hint="--margin",
+            ) from None
+        if not delta > 0:
+            raise click.BadParameter(f"a margin must be positive: '{value}'", param_hint="--margin")
+        margins[name.strip() or EVERY_RATE] = delta
+    return margins
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The choices of the analysis beyond the level: the headline family, margins, power."""
+
+    headline: list[str] | None
+    margins: Mapping[str, float]
+    power: float
+
+    def compare(self, frames: Mapping[str, pd.DataFrame], **options: Any) -> ComparisonReport:
+        """``analysis.compare`` with these choices; a metric they name that the report lacks
+        is a usage error (exit 2)."""
+        from ckdsl.sim.compare.analysis import compare
+        from ckdsl.sim.compare.specs import CompareError
+
+        try:
+            return compare(
+                frames, headline=self.headline, margins=self.margins, power=self.power, **options
+            )
+        except CompareError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def parse_headline(text: str | None) -> list[str] | None:
+    """``--headline a,b``: the metric names or patterns (None: the default family)."""
+    return [h.strip() for h in text.split(",") if h.strip()] if text else None
 
 
 COMMANDS = [compare_command]

@@ -25,7 +25,12 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
     help="A seat per player: `human` (a person, with a link of their own) or a bot spec "
     "(default: you and three heuristic bots, or as many as the variant's `table: players`).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="The first game's seed (default: drawn at random, as every later game's is).",
+)
 @rules_option
 @table_map_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -37,7 +42,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 )
 def serve(
     players: str | None,
-    seed: int,
+    seed: int | None,
     rules: Path | None,
     map_name: str | None,
     host: str,
@@ -47,13 +52,16 @@ def serve(
     """Play in a browser: a local web table, one link per human seat.
 
     Bots answer on the server. With --host other than 127.0.0.1, anyone on your network
-    who has a seat's link can play that seat: the links are the only key."""
+    who has a seat's link can play that seat: the links are the only key. The host's link
+    (the first seat's, with the host key) starts, loads and saves a game at once; a seat
+    saves a game once it is over, and a new game or a load needs every seat to ask."""
     import uvicorn
 
     from ckdsl.bots import split_players
     from ckdsl.l10n.catalog import all_languages
     from ckdsl.session import GameSetup, load_rules
-    from ckdsl.table.web.room import Room
+    from ckdsl.table.web.limits import server_config
+    from ckdsl.table.web.room import Room, fresh_seed
     from ckdsl.table.web.server import make_app
 
     if lang not in all_languages():
@@ -67,15 +75,19 @@ def serve(
         raise click.BadParameter(
             "no human seat: add `human` to the line-up", param_hint="--players"
         )
-    setup = GameSetup(target, map_name, layout, len(specs), seed)
+    setup = GameSetup(target, map_name, layout, len(specs), fresh_seed() if seed is None else seed)
     with setup_usage_errors():
         room = Room(setup, specs)
     port = port or _free_port(host)
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     click.echo(f"ckdsl table: {base}")
     colours = load_rules(setup.rules).compiled.names("player_colours")
-    for token, seat in room.tokens.items():
-        click.echo(f"  {colours[seat]:<8} {base}?seat={token}&lang={lang}")
+    for number, (token, seat) in enumerate(room.tokens.items()):
+        key = f"&host={room.host}" if number == 0 else ""
+        click.echo(f"  {colours[seat]:<8} {base}?seat={token}&lang={lang}{key}")
+    click.echo(
+        f"The first link is the host's (host key {room.host}): keep it to yourself.", err=True
+    )
     if host not in LOCAL_HOSTS:
         click.echo(
             "warning: listening beyond this machine: anyone on the network with a seat's link "
@@ -83,7 +95,7 @@ def serve(
             err=True,
         )
     click.echo("Ctrl-C stops the table.", err=True)
-    uvicorn.run(make_app(room), host=host, port=port, log_level="warning")
+    uvicorn.Server(server_config(make_app(room), host, port)).run()
 
 
 def _free_port(host: str) -> int:

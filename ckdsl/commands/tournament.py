@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -24,6 +24,9 @@ from ckdsl.commands.common import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
+    from ckdsl.bots import BotSpec
     from ckdsl.sim.tournament import TournamentReport
 
 
@@ -91,6 +94,40 @@ def tournament_command(
     report: win rates per seat held (Wilson intervals), who finished ahead of whom, and an
     OpenSkill rating.
     """
+    given = bot_specs(",".join(bots), param_hint="BOTS")
+    played = play_tournament(
+        given, games, seed, seats, rules, jobs, scheduler, out, level, map_name, layout, quiet
+    )
+    report = played.report
+    if as_json:
+        click.echo(json.dumps(report, indent=2, sort_keys=True))
+    else:
+        _print(report)
+
+
+class Played(NamedTuple):
+    """A tournament's games (rows of its store, by key) and its report."""
+
+    games: pd.DataFrame
+    report: TournamentReport
+
+
+def play_tournament(
+    given: list[BotSpec],
+    games: int,
+    seed: int,
+    seats: int | None,
+    rules: str,
+    jobs: int | None,
+    scheduler: str | None,
+    out: Path | None,
+    level: float,
+    map_name: str,
+    layout: str | None,
+    quiet: bool,
+) -> Played:
+    """Play (or resume) the tournament of the bots ``given``, seats rotated on shared
+    seeds (``ckdsl.sim.tournament.lineups``), and rank them; ``ckdsl ladder`` too."""
     from ckdsl.session import load_rules
     from ckdsl.sim import require_extra
 
@@ -99,7 +136,6 @@ def tournament_command(
     from ckdsl.sim.store import read_results
     from ckdsl.sim.tournament import lineups, standings, tournament_report
 
-    given = bot_specs(",".join(bots), param_hint="BOTS")
     specs = [spec.full() for spec in given]
     shown = {spec.full(): str(spec) for spec in given}
     compiled = load_rules(rules).compiled
@@ -130,14 +166,11 @@ def tournament_command(
             command=command,
             kind="tournament",
         )
-        found = standings(read_results(folder, experiment.keys()), level)
+        df = read_results(folder, experiment.keys())
+    found = standings(df, level)
     if not quiet:
         click.echo(result.describe(), err=True)
-    report = tournament_report(found, experiment.lineups, games, seed, shown)
-    if as_json:
-        click.echo(json.dumps(report, indent=2, sort_keys=True))
-    else:
-        _print(report)
+    return Played(df, tournament_report(found, experiment.lineups, games, seed, shown))
 
 
 def _print(report: TournamentReport) -> None:

@@ -3,18 +3,19 @@
 An `allow` condition is one formula (``Programs.allow``), and the hot path evaluates it
 whole. When an answer is refused because the condition is false, the refusal should say
 *which* part failed ("the knight was activated this turn", not "knight_acts does not
-hold"): ``ckdsl.engine.refusals`` evaluates these parts in order, as `and` does, and names
+hold"): ``ckdsl.turn.refusals`` evaluates these parts in order, as `and` does, and names
 the first that is false. The parts are compiled with the rule set (kept on disk with the
 programs), never run while options are listed.
 """
 
 from __future__ import annotations
 
-from ckdsl.dsl import ast, parsed, pretty
+from ckdsl.dsl import parsed, pretty
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.dsl.base.types import BOOL, Type
 from ckdsl.dsl.compiler.program import Fn, Names
 from ckdsl.dsl.compiler.statements import Compiler
-from ckdsl.dsl.errors import DslError
-from ckdsl.dsl.types import BOOL, Type
 
 Part = tuple[str, Fn]
 """A part of a condition: its text as ``ckdsl explain`` prints it, and its function."""

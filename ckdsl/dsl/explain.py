@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ckdsl.diagnostics import JsonPath, display_path
 from ckdsl.dsl import pretty
-from ckdsl.dsl.errors import DslError
+from ckdsl.dsl.base.errors import DslError
 from ckdsl.dsl.parser import parse
 from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.l10n.catalog import Catalog

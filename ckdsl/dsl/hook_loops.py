@@ -16,19 +16,19 @@ from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import Diagnostic
 from ckdsl.dsl import parsed
-from ckdsl.dsl.errors import DslError
+from ckdsl.dsl.base.errors import DslError
 from ckdsl.dsl.source import diagnostic
 from ckdsl.jsondata import JsonObject
 from ckdsl.rules.positions import Positions
 
 if TYPE_CHECKING:  # the syntax tree: loaded only to check (not on a start from the cache)
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 
 
 def _always_runs(tree: ast.Effect) -> list[tuple[str, ast.Action]]:
     """The hooks an effect always runs: ``run H`` at its top level, before anything that
     may end it early."""
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 
     found: list[tuple[str, ast.Action]] = []
     for stmt in tree.body:

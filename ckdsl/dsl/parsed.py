@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ckdsl.rules import disk
 
 if TYPE_CHECKING:
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 
 KEEP = 4096
 """How many texts the table keeps (the oldest go first)."""
@@ -29,7 +29,7 @@ _STATE = {"loaded": False, "changed": False}
 
 def parse(text: str) -> ast.Effect:
     """``ckdsl.dsl.parser.parse``, answered from the table when it holds ``text``."""
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 
     found = _table().get(("effect", text))
     if isinstance(found, ast.Effect):
@@ -43,7 +43,7 @@ def parse(text: str) -> ast.Effect:
 
 def parse_expression(text: str) -> ast.Expr:
     """``ckdsl.dsl.parser.parse_expression``, answered from the table when it holds ``text``."""
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 
     found = _table().get(("formula", text))
     if found is not None and not isinstance(found, ast.Effect):

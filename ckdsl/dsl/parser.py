@@ -7,21 +7,22 @@ error into "unexpected X; expected Y" in words, always at the line and column of
 at fault. Indentation is checked by our own post-lexer so that a bad dedent or a stray
 closing bracket is an error with a position, never an exception from inside Lark.
 
-A parse tree becomes the syntax tree (``ckdsl.dsl.ast``) through ``_ToAst``, a Lark
+A parse tree becomes the syntax tree (``ckdsl.dsl.base.ast``) through ``_ToAst``, a Lark
 ``Transformer``: a table with one method per rule of the grammar, each given the node's
 line and column (Lark's ``propagate_positions``), so every syntax node keeps its own.
 """
 
 from __future__ import annotations
 
+import io
+import pickle
 import re
-import sys
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark import __version__ as lark_version
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -32,9 +33,9 @@ from lark.exceptions import (
 from lark.lark import PostLex
 from lark.tree import Meta
 
-from ckdsl.dsl import ast
-from ckdsl.dsl.errors import DslError
-from ckdsl.paths import cache_dir, grammars_dir
+from ckdsl.dsl.base import ast
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.paths import grammars_dir
 
 KEYWORDS = frozenset(
     {"let", "require", "else", "stop", "if", "elif", "for", "in", "where", "repeat",
@@ -104,30 +105,30 @@ class _Indenter(PostLex):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The parser Lark builds from the grammar (building it is a quarter of a command's
+    start; loading it, a few ms), kept in the cache on disk (``ckdsl.rules.disk``, under
+    ckdsl's code digest, which covers the grammar and Lark's version): read back only
+    from a folder and an entry that pass its checks, never from a pickle Lark reads on
+    its own."""
+    from ckdsl.rules import disk  # (not every parse needs the cache: only the first)
+
+    found = disk.load("parser", "effects")
+    if found is not None and isinstance(found[0], dict):
+        with suppress(Exception):  # an entry Lark cannot read back: built again
+            return Lark.__new__(Lark)._load(found[0], **_RUNTIME_OPTIONS)
     grammar = (grammars_dir() / "effects.lark").read_text(encoding="utf-8")
-    cache = grammar_cache()
-    return Lark(
-        grammar,
-        parser="lalr",
-        postlex=_Indenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=cache,
-        cache_grammar=bool(cache),  # the grammar's rules too (the fuzz tests read them)
-    )
+    built = Lark(grammar, parser="lalr", maybe_placeholders=True, **_RUNTIME_OPTIONS)
+    # Saved with the grammar's rules too (the fuzz tests read them), as Lark's own
+    # ``cache_grammar`` does (which it allows only with its own cache).
+    built.__serialize_fields__ = [*built.__serialize_fields__, "grammar"]
+    saved = io.BytesIO()
+    built.save(saved, exclude_options=_RUNTIME_OPTIONS)
+    disk.store("parser", "effects", (), pickle.loads(saved.getvalue()))
+    return built
 
 
-def grammar_cache() -> str | bool:
-    """Where Lark keeps the parser it builds from the grammar (building it is a quarter of
-    a command's start; loading it, a few ms): a file in the user's cache folder
-    (``paths.cache_dir``: ``$XDG_CACHE_HOME/ckdsl``, else ``~/.cache/ckdsl``). Lark checks
-    the grammar's hash in the file and rebuilds it when the grammar changed; with no
-    writable folder (or ``CKDSL_NO_CACHE`` set) nothing is cached."""
-    folder = cache_dir()
-    if folder is None:
-        return False
-    version = f"lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}"
-    return str(folder / f"effects-{version}.cache")
+_RUNTIME_OPTIONS = {"postlex": _Indenter(), "propagate_positions": True}
+"""Lark's options that are not saved with its parser: given again when it is loaded."""
 
 
 MAX_DIGITS = 18  # the digits of a number literal in an effect
@@ -285,7 +286,7 @@ def _expected(terminals: set[str]) -> str:
 def _unknown_verb(first: str, indent: int, line: int) -> DslError | None:
     """A statement that starts with a word that is neither a keyword nor a verb (``destroy
     road 12-13``): say so, rather than what the parser tripped on further along."""
-    from ckdsl.dsl.registry import VERBS  # the vocabulary registers its verbs on import
+    from ckdsl.dsl.base.registry import VERBS  # the vocabulary registers its verbs on import
 
     if not VERBS or first in KEYWORDS or first in VERBS:
         return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import NoReturn
 
-from ckdsl.dsl import ast
+from ckdsl.dsl.base import ast
 
 INDENT = "    "
 

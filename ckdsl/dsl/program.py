@@ -15,17 +15,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ckdsl import jsondata
+from ckdsl.core.allow import Env
+from ckdsl.core.compiled import ENGINE_PARAMETERS
 from ckdsl.diagnostics import Diagnostic, JsonPath
 from ckdsl.dsl import parsed
-from ckdsl.dsl.compiler.blocks import RunCode, run_code
-from ckdsl.dsl.compiler.blocks import opening_code as opening_code_of
-from ckdsl.dsl.compiler.program import STOP, Fn, Names, Program
-from ckdsl.dsl.compiler.pycode import closures_only, to_python
-from ckdsl.dsl.compiler.selections import filter_code, first_code
-from ckdsl.dsl.compiler.statements import Compiler
-from ckdsl.dsl.errors import DslError
-from ckdsl.dsl.source import diagnostic
-from ckdsl.dsl.types import (
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.dsl.base.types import (
     BOOL,
     CARD,
     CITY,
@@ -39,8 +34,13 @@ from ckdsl.dsl.types import (
     TRACK,
     Type,
 )
-from ckdsl.engine.allow import Env
-from ckdsl.engine.compiled import ENGINE_PARAMETERS
+from ckdsl.dsl.compiler.blocks import RunCode, run_code
+from ckdsl.dsl.compiler.blocks import opening_code as opening_code_of
+from ckdsl.dsl.compiler.program import STOP, Fn, Names, Program
+from ckdsl.dsl.compiler.pycode import closures_only, to_python
+from ckdsl.dsl.compiler.selections import filter_code, first_code
+from ckdsl.dsl.compiler.statements import Compiler
+from ckdsl.dsl.source import diagnostic
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.rules import disk
 from ckdsl.rules.positions import Positions
@@ -49,7 +49,7 @@ from ckdsl.rules.ruleset import load_ruleset as load_data
 from ckdsl.rules.schemas import load_schema
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
+    from ckdsl.turn.game import Game
 
 # The sections whose ids and values effects may name.
 NAME_SECTIONS = ("terrains", "cards", "tracks", "resources", "commodities", "parameters")
@@ -72,6 +72,7 @@ ENTRY_HOOKS: dict[str, dict[str, Type]] = {
     "between_turns": {},  # after a turn's end, before the next begins (me: who ended)
     "city_lost": {"c": CITY},  # the barbarians take a city (me: its owner; c: the city)
     "knight_acted": {"k": KNIGHT},  # knight k of me moved, displaced or chased the robber
+    "card_played": {"c": CARD},  # me plays progress card c (before its effect)
 }
 """The hooks the turn machine runs itself, with their variables: the contract between
 the engine and a rule set. Every other hook runs only when a hook says `run` it."""
@@ -93,6 +94,7 @@ MOVES: dict[str, dict[str, Type]] = {
     "play": {"c": CARD},
     "bank": {"give": GOOD, "get": GOOD},  # a trade with the bank
     "offer": {},  # an offer to the other players
+    "steal": {"victim": PLAYER},  # a card stolen from victim (a 7, a chase, a card's `steal`)
 }
 """The built-in moves and the variables of their `allow` conditions (``me``: who moves)."""
 
@@ -152,12 +154,12 @@ class Programs:
     discard_limit: Fn | None = None
     # Each `allow` condition (by its path, as ``formula_at`` names it) split at its
     # top-level `and`s, each part compiled alone (``ckdsl.dsl.conjuncts``): read only to
-    # say why an answer is refused (``ckdsl.engine.refusals``), never to list options.
+    # say why an answer is refused (``ckdsl.turn.refusals``), never to list options.
     conjuncts: Mapping[JsonPath, tuple[tuple[str, Fn], ...]] = field(default_factory=dict)
     # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
     openings: Mapping[str, tuple[tuple[object, ...], ...]] = field(init=False)
     # What each card's opening reads of the state (``Program.opening_reads``; None:
-    # something undeclared): ``ckdsl.engine.cards`` keeps a playability on these.
+    # something undeclared): ``ckdsl.turn.cards`` keeps a playability on these.
     opening_reads: Mapping[str, frozenset[str] | None] = field(init=False)
     # What the engine asks most, compiled to Python functions (``compiler``; not when
     # compiled under ``closures_only``: then ``python`` is false, and the engine runs the
@@ -306,7 +308,7 @@ def compile_formula(
 
 def _nesting_fault(tree: object) -> DslError | None:
     """An error at the first place the tree nests deeper than the DSL allows."""
-    from ckdsl.dsl.ast import MAX_DEPTH, too_deep  # not on a start from the cache
+    from ckdsl.dsl.base.ast import MAX_DEPTH, too_deep  # not on a start from the cache
 
     found = too_deep(tree)
     if found is None:

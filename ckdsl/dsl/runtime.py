@@ -13,6 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from ckdsl.core.allow import Env
+from ckdsl.core.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb, new_decision
+from ckdsl.core.frames import new_frame
+from ckdsl.core.progress import under_deck
+from ckdsl.core.tasks import EffectTask, Frame, Task, expect
+from ckdsl.core.values import Variables
+from ckdsl.dsl.base.errors import EffectFailure, out_of_budget
 from ckdsl.dsl.compiler.blocks import ends
 from ckdsl.dsl.compiler.closures import BOARD_IDS, board_size
 from ckdsl.dsl.compiler.program import (
@@ -31,17 +38,10 @@ from ckdsl.dsl.compiler.program import (
     ChooseSpec,
     Program,
 )
-from ckdsl.dsl.errors import EffectFailure, out_of_budget
-from ckdsl.engine.allow import Env
-from ckdsl.engine.decisions import CHOICE_DECISIONS, Asked, Decision, Option, Verb, new_decision
-from ckdsl.engine.frames import new_frame
-from ckdsl.engine.progress import under_deck
-from ckdsl.engine.tasks import EffectTask, Frame, Task, expect
-from ckdsl.engine.values import Variables
 from ckdsl.events import EventKind
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
+    from ckdsl.turn.game import Game
 
 
 def _program(game: Game, frame: Frame) -> Program | None:
@@ -253,6 +253,7 @@ def _steps(game: Game, task: EffectTask, program: Program) -> tuple[Option, ...]
                     frame["picked"] = []
                     pc += 1
                 elif target < 0:  # nothing to choose: the effect ends here
+                    game.empty_choices.append((frame["src"], frame["id"], program.lines[pc]))
                     break
                 else:
                     pc = target

@@ -12,7 +12,7 @@ the file is never read again to report an error.
 from __future__ import annotations
 
 from ckdsl.diagnostics import Diagnostic, JsonPath, Pos
-from ckdsl.dsl.errors import DslError
+from ckdsl.dsl.base.errors import DslError
 
 
 def locate(value_pos: Pos, line: int, col: int) -> Pos:

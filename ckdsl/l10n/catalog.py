@@ -73,6 +73,18 @@ LANGUAGES = languages()
 """The translated languages of the bundled locale files, read when ckdsl starts."""
 
 
+def checkout_locales(start: Path) -> Path | None:
+    """The ``rules/locales`` of the ckdsl checkout ``start`` is in (it or a parent holds
+    ``rules/locales/en.yaml`` and ``pyproject.toml``), when it is not the bundled folder
+    itself: the files a translator edits; None elsewhere."""
+    bundled = locales_dir().resolve()
+    for folder in (start, *start.parents):
+        found = folder / "rules" / "locales"
+        if (found / f"{REFERENCE}.yaml").is_file() and (folder / "pyproject.toml").is_file():
+            return None if found.resolve() == bundled else found
+    return None
+
+
 def all_languages(folder: Path | None = None) -> tuple[str, ...]:
     """Every language a command accepts: the translated ones, then the derived ones."""
     translated, made = _files(folder)

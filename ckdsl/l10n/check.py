@@ -136,6 +136,10 @@ def expected_names(data: JsonObject) -> dict[str, list[str]]:
             )
         ),
         "concepts": list(CONCEPTS),
+        "actions": keys(data.get("actions")),
+        "phases": keys(data.get("phases")),
+        "counters": keys(data.get("counters")),
+        "hooks": keys(data.get("hooks")),
     }
 
 

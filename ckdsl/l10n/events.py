@@ -233,8 +233,14 @@ class EventRenderer:
         return {key: value}
 
 
-_AS_IS: frozenset[FieldType] = frozenset({"cards", "number", "tile", "text", "action", "hook"})
+_AS_IS: frozenset[FieldType] = frozenset({"cards", "number", "tile", "text"})
 """Field types whose value a message shows as it is (``_fill`` has no case for them)."""
 
-_NAMED: Mapping[FieldType, str] = {"piece": "pieces", "deck": "decks", "track": "tracks"}
+_NAMED: Mapping[FieldType, str] = {
+    "piece": "pieces",
+    "deck": "decks",
+    "track": "tracks",
+    "action": "actions",  # a variant's own, named in its `names:` (the id if not)
+    "hook": "hooks",
+}
 """Field types shown by their name in a ``names`` table of the locale."""

@@ -48,6 +48,7 @@ from ckdsl.l10n.check import dotted_units
 from ckdsl.l10n.history import earlier_english
 from ckdsl.l10n.sources import fingerprint, recorded_of
 from ckdsl.l10n.update import parse_locale, updated_text
+from ckdsl.rules.yamlload import read_yaml_text
 
 _WHERE = (
     ("names.", "a name: shown in the log, the card list, the tables and the board"),
@@ -227,7 +228,7 @@ def import_po(language: str, po_file: Path, folder: Path | None = None) -> Impor
 
     locale, english, english_text = _files(language, folder)
     path = Path(locale.file)
-    text = path.read_text(encoding="utf-8")
+    text = read_yaml_text(path)
     messages = _read_po(po_file, language)
     ref = dotted_units(english.data)
     problems = [
@@ -294,8 +295,8 @@ def _files(language: str, folder: Path | None) -> tuple[LocaleFile, LocaleFile, 
             ]
         )
     english_path = locale_path(REFERENCE, folder)
-    english_text = english_path.read_text(encoding="utf-8")
-    locale = parse_locale(path.read_text(encoding="utf-8"), str(path))
+    english_text = read_yaml_text(english_path)
+    locale = parse_locale(read_yaml_text(path), str(path))
     return locale, parse_locale(english_text, str(english_path)), english_text
 
 

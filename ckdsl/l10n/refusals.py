@@ -1,7 +1,7 @@
 """Why an answer is refused, in words: a refusal's message key and fields, in a language.
 
 The engine says why it refuses an answer as a message key and fields of ids and numbers
-(``ckdsl.engine.decisions.Refusal``: ``("refused_cost", {"cost": {"brick": 1}, ...})``);
+(``ckdsl.core.decisions.Refusal``: ``("refused_cost", {"cost": {"brick": 1}, ...})``);
 this module writes it with a locale's ``messages.refused_*``, so the terminal and the web
 table show it in the player's language and ``IllegalAnswer.reason`` in English. How a
 field is shown follows from its name, as in the log (``ckdsl.l10n.events``): a player by
@@ -25,7 +25,7 @@ GOODS_FIELDS = frozenset({"cost", "held", "goods", "need"})
 
 
 class Reason(Protocol):
-    """A refusal as the engine gives it (``ckdsl.engine.decisions.Refusal``)."""
+    """A refusal as the engine gives it (``ckdsl.core.decisions.Refusal``)."""
 
     @property
     def key(self) -> str: ...
@@ -35,7 +35,7 @@ class Reason(Protocol):
 
 
 class Refused(Protocol):
-    """A refused answer (``ckdsl.engine.decisions.IllegalAnswer``): why, as a key and
+    """A refused answer (``ckdsl.core.decisions.IllegalAnswer``): why, as a key and
     fields when the engine knows it, and in English."""
 
     @property

@@ -35,6 +35,7 @@ from ckdsl.l10n.catalog import REFERENCE, LocaleFile, locale_path
 from ckdsl.l10n.check import dotted, dotted_units, present_units
 from ckdsl.l10n.init import untranslated
 from ckdsl.l10n.sources import HEADER, SECTION, compare, fingerprint, recorded_of
+from ckdsl.rules.yamlload import read_yaml_text
 
 _OUTDATED = "# outdated: "
 _NOW = "the English is now "
@@ -92,9 +93,9 @@ def update(
     from ckdsl.files import write_whole
 
     path = locale_path(language, folder)
-    text = path.read_text(encoding="utf-8")
+    text = read_yaml_text(path)
     english_path = locale_path(REFERENCE, folder)
-    english_text = english_path.read_text(encoding="utf-8")
+    english_text = read_yaml_text(english_path)
     new_text, report = updated_text(
         parse_locale(text, str(path)),
         text,
@@ -354,13 +355,44 @@ def _write_sources(
 ) -> None:
     """The ``sources:`` section in place of the old one, or at the end of the file."""
     body = [f"  {key}: {value}" for key, value in sources.items()]
-    section = [f"{SECTION}:", *body] if body else [f"{SECTION}: {{}}"]
     if SECTION in locale.data:
         start = locale.positions.key((SECTION,)).line - 1
-        edits.replaced[start] = (_block_end(lines, start), section)
+        end = _block_end(lines, start)
+        head, notes = _section_comments(lines[start:end])
+        kept = [
+            line
+            for key, line in zip(sources, body, strict=True)
+            for line in [*notes.pop(key, []), line]
+        ]
+        kept += [line for left in notes.values() for line in left]  # of entries gone: kept
+        edits.replaced[start] = (
+            end,
+            [f"{SECTION}:{head}", *kept] if kept else [f"{SECTION}: {{}}{head}"],
+        )
         return
+    section = [f"{SECTION}:", *body] if body else [f"{SECTION}: {{}}"]
     blank = [""] if lines and lines[-1].strip() else []
     edits.added.setdefault(len(lines), []).extend([*blank, *HEADER, *section])
+
+
+def _section_comments(lines: Sequence[str]) -> tuple[str, dict[str, list[str]]]:
+    """The comments a translator wrote in the ``sources:`` section: the one on its own
+    line (after the key), and each comment line by the key of the entry it stands above
+    (``""`` for those at the end), so rewriting the fingerprints loses none of them."""
+    found = re.search(r"\s+#.*$", lines[0]) if lines else None
+    head = found.group(0) if found else ""
+    notes: dict[str, list[str]] = {}
+    waiting: list[str] = []
+    for line in lines[1:]:
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            waiting.append(line)
+        elif stripped and waiting:
+            notes.setdefault(stripped.split(":", 1)[0], []).extend(waiting)
+            waiting = []
+    if waiting:
+        notes.setdefault("", []).extend(waiting)
+    return head, notes
 
 
 def _block_end(lines: Sequence[str], start: int) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from ckdsl.board import Layout, MapSpec, Topology
+from ckdsl.l10n.catalog import Catalog
 
 
 class TileRow(TypedDict):
@@ -67,11 +68,6 @@ def default_drawing(
     return layout, seed
 
 
-def drawn_as(layout: str | None, seed: int | None) -> str:
-    """How the layout was chosen, in words ("layout beginner", "seed 7")."""
-    return f"layout {layout}" if layout is not None else f"seed {seed}"
-
-
 def tile_rows(topology: Topology, drawn: Layout) -> list[TileRow]:
     """Each tile: its hex coordinates, terrain, number token, corners and neighbours."""
     return [
@@ -123,26 +119,50 @@ def board_json(
 
 
 def board_lines(
-    spec: MapSpec, topology: Topology, drawn: Layout, layout: str | None, seed: int | None
+    spec: MapSpec,
+    topology: Topology,
+    drawn: Layout,
+    layout: str | None,
+    seed: int | None,
+    catalog: Catalog,
 ) -> list[str]:
-    """The board for a terminal: counts, how it was drawn, each tile and harbor."""
+    """The board for a terminal, in ``catalog``'s language: counts, how it was drawn,
+    each tile (its terrain's name) and harbor (what it trades)."""
+    m = catalog.message
     tiles = tile_rows(topology, drawn)
+    counts = {"tiles": len(tiles), "intersections": len(topology.inter_tiles)}
     lines = [
-        f"{spec.name}: {len(tiles)} tiles, {len(topology.inter_tiles)} intersections, "
-        f"{len(topology.edge_ends)} edges",
-        f"  {drawn_as(layout, seed)}; the robber starts on tile {drawn.robber}",
+        m("board_summary", map=spec.name, edges=len(topology.edge_ends), **counts),
+        f"  {drawn_words(catalog, layout, seed)}; {m('board_robber_start', tile=drawn.robber)}",
     ]
-    for tile in tiles:
+    named = [catalog.name("terrains", str(tile["terrain"])) for tile in tiles]
+    width = max((len(n) for n in named), default=0)
+    tile_word = max(len(m("board_tile", tile=tile["id"])) for tile in tiles) if tiles else 0
+    for tile, terrain in zip(tiles, named, strict=True):
         number = tile["number"] if tile["number"] is not None else "-"
         corners = " ".join(str(c) for c in tile["corners"])
+        label = m("board_tile", tile=f"{tile['id']:>2}")
         lines.append(
-            f"  tile {tile['id']:>2}  {tile['terrain']:<10} {number:>2}   corners {corners}"
+            f"  {label:<{tile_word}}  {terrain:<{width}} {number:>2}   "
+            f"{m('board_corners')} {corners}"
         )
     for h in harbor_rows(topology, drawn):
-        lines.append(f"  harbor {h['edge']:>6}  {h['kind']}")
+        lines.append(f"  {m('board_harbor')} {h['edge']:>6}  {harbor_words(catalog, h['kind'])}")
     return lines
 
 
-def board_title(spec: MapSpec, layout: str | None, seed: int | None) -> str:
+def drawn_words(catalog: Catalog, layout: str | None, seed: int | None) -> str:
+    """How the layout was chosen, in ``catalog``'s language."""
+    if layout is not None:
+        return catalog.message("board_layout", layout=layout)
+    return catalog.message("board_seed", seed=seed)
+
+
+def harbor_words(catalog: Catalog, kind: str) -> str:
+    """A harbor's kind as its label says it: "3:1", or "2:1" and the good it trades."""
+    return "3:1" if kind == "generic" else f"2:1 {catalog.good_name(kind)}"
+
+
+def board_title(spec: MapSpec, layout: str | None, seed: int | None, catalog: Catalog) -> str:
     """The picture's title: the map and how its layout was drawn."""
-    return f"{spec.name}: " + (f"layout {layout}" if layout else f"seed {seed}")
+    return f"{spec.name}: {drawn_words(catalog, layout, seed)}"

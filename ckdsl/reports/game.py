@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from ckdsl.engine.game import Event, Game
-from ckdsl.engine.notation import edge_name, player_name
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.l10n.events import EventRenderer
+from ckdsl.turn.game import Event, Game
+from ckdsl.turn.notation import edge_name, player_name
 
 
 class GameReport(TypedDict):

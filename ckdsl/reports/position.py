@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ckdsl.board.svg import Piece, Spot, Token, Track, Words, render_svg
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option
-from ckdsl.engine.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
+from ckdsl.core.decisions import Option
+from ckdsl.core.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.l10n.catalog import Catalog
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option
 
 # Data (``position_json``) names things by their ids, as answers do: an empty catalog
 # gives the ids themselves.

@@ -18,6 +18,13 @@ reader never sees half of one. Without a writable cache folder, or with
 ``CKDSL_NO_CACHE`` set, nothing is read or written. The folder keeps at most
 ``KEEP`` entries of each kind: the least recently used go first.
 
+An entry is read as code is run, so it is trusted no further than it must be: only in a
+folder of the user's own that nobody else may write in (``paths.cache_dir``), only a
+regular file of at most ``MAX_ENTRY`` bytes, read without blocking (a FIFO or a device
+put there is a miss, not a hang), and only once the sha256 of all it holds, written
+beside it, matches: a damaged value (which, unpickled, can crash the interpreter) is a
+miss and is written again.
+
 Entries are pickles. What the DSL compiler made cannot be pickled by name (closures, and
 functions compiled from the Python text it wrote): such a function is stored as its
 marshalled code (hence the Python version in the key), its globals when they are its own,
@@ -31,6 +38,7 @@ import contextlib
 import functools
 import gc
 import hashlib
+import hmac
 import importlib
 import io
 import marshal
@@ -48,9 +56,14 @@ from ckdsl.files import write_whole
 from ckdsl.native import active as compiled_build_active
 from ckdsl.paths import SCHEMA_KINDS, cache_dir, grammars_dir, package_dir, schema_file
 from ckdsl.stamps import RACY_NS, Stamp, all_current, content_digest
+from ckdsl.userfiles import UnsafeFile, read_user_bytes
 
-FORMAT = b"ckdsl-cache 1\n"
-"""The first bytes of an entry: entries of another format are misses."""
+FORMAT = b"ckdsl-cache 2\n"
+"""The first bytes of an entry: entries of another format are misses. Then the sha256 of
+the rest (64 hex digits and a newline), then the rest: the header and the value."""
+
+MAX_ENTRY = 64_000_000
+"""The largest entry read, in bytes (a rule set's is under 1 MB)."""
 
 KEEP = 32
 """Entries of one kind the folder keeps (tests and tools load many short-lived variants)."""
@@ -94,13 +107,15 @@ def store(kind: str, key: str, stamps: Iterable[Stamp], value: object) -> None:
         return  # changed while it was read: what was read is not what the digests say
     try:
         buffer = io.BytesIO()
-        buffer.write(FORMAT)
         pickle.dump((kind, key, code_digest(), sources), buffer, protocol=pickle.HIGHEST_PROTOCOL)
         start = buffer.tell()
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-        data = buffer.getvalue()
-        pickle.loads(data[start:])  # what cannot be read back (a native class) is not kept
+        body = buffer.getvalue()
+        pickle.loads(body[start:])  # what cannot be read back (a native class) is not kept
     except Exception:  # what cannot be pickled, or unpickled, is not cached
+        return
+    data = FORMAT + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    if len(data) > MAX_ENTRY:
         return
     try:
         write_whole(file, data)  # a reader sees the old entry or the new one
@@ -119,14 +134,10 @@ def _entry(kind: str, key: str) -> Path | None:
 
 
 def _read(file: Path, kind: str, key: str) -> tuple[Any, tuple[Stamp, ...]] | None:
-    try:
-        data = file.read_bytes()
-    except OSError:
+    body = _verified(file)
+    if body is None:
         return None
-    if not data.startswith(FORMAT):
-        return None
-    buffer = io.BytesIO(data)
-    buffer.seek(len(FORMAT))
+    buffer = io.BytesIO(body)
     header = pickle.load(buffer)
     if header[:3] != (kind, key, code_digest()):
         return None
@@ -143,6 +154,21 @@ def _read(file: Path, kind: str, key: str) -> tuple[Any, tuple[Stamp, ...]] | No
         if enabled:
             gc.enable()
     return value, tuple(stamps)
+
+
+def _verified(file: Path) -> bytes | None:
+    """What the entry ``file`` holds after its format and checksum, if it is a regular
+    file of at most ``MAX_ENTRY`` bytes and the checksum matches; None otherwise."""
+    try:
+        data = read_user_bytes(file, MAX_ENTRY)  # (a FIFO or a device: refused unread)
+    except UnsafeFile:
+        return None
+    start = len(FORMAT) + 65
+    if not data.startswith(FORMAT) or data[start - 1 : start] != b"\n":
+        return None
+    body = data[start:]
+    digest = hashlib.sha256(body).hexdigest().encode()
+    return body if hmac.compare_digest(digest, data[len(FORMAT) : start - 1]) else None
 
 
 def _prune(folder: Path, kind: str) -> None:
@@ -175,8 +201,8 @@ def code_digest() -> str:
     key = hashlib.sha256(f"{head}\0{listing}\0{libraries}".encode(_UTF8, _RAW)).hexdigest()
     memo = _memo_file()
     if memo is not None:
-        with contextlib.suppress(OSError, UnicodeDecodeError, ValueError):
-            known_key, known = memo.read_text(encoding="utf-8").split()
+        with contextlib.suppress(UnsafeFile, UnicodeDecodeError, ValueError):
+            known_key, known = read_user_bytes(memo, 200).decode("utf-8").split()
             if known_key == key and len(known) == 64:
                 return known
     digest = _code_digest(head, files, native, libraries)

@@ -27,7 +27,7 @@ from ckdsl.jsondata import JsonObject, JsonValue, obj, text
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
-from ckdsl.rules.schemas import load_schema, suggest, validate
+from ckdsl.rules.schemas import foreign, load_schema, suggest, validate
 from ckdsl.stamps import Stamp
 from ckdsl.template import bad_fields
 from ckdsl.userfiles import yaml_suffix_problem
@@ -171,10 +171,18 @@ def _load_folder(folder: Path, draft: _Draft) -> None:
         return
     draft.layers.append(str(folder))
     for file in files:
+        problem = yaml_suffix_problem(file)
+        if problem is not None:  # a link to a system file, put among the rule files
+            draft.diagnostics.append(Diagnostic(str(file), 0, 0, problem))
+            continue
         draft.sources.append(Stamp.of(file))
         doc, problems = load_yaml(file)
         draft.diagnostics.extend(problems)
         if doc is None:
+            continue
+        stranger = foreign(doc.data, str(file), "rules")
+        if stranger is not None:
+            draft.diagnostics.append(stranger)
             continue
         draft.diagnostics.extend(validate(doc.data, doc.positions, "rules"))
         _merge_file(doc, draft)
@@ -226,6 +234,10 @@ def _load_variant(file: Path, draft: _Draft, chain: list[Path]) -> None:
     doc, problems = load_yaml(file)
     draft.diagnostics.extend(problems)
     if doc is None:
+        return
+    stranger = foreign(doc.data, str(file), "variant")
+    if stranger is not None:
+        draft.diagnostics.append(stranger)
         return
     errors = validate(doc.data, doc.positions, "variant")
     draft.diagnostics.extend(errors)

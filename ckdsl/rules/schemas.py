@@ -93,6 +93,26 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
     return {**expand(schema, frozenset()), "definitions": definitions}
 
 
+_NOUNS = {"rules": "rule file", "variant": "variant", "map": "map", "scenario": "scenario"}
+
+
+def foreign(data: JsonValue, file: str, kind: str) -> Diagnostic | None:
+    """Why ``data``, read from ``file`` as a ``kind`` file, is no such file at all (None
+    if it may be): a mapping none of whose top-level keys a ``kind`` file has (a
+    stranger's YAML, named by mistake or by a shared save, scenario or variant). Said
+    without its keys or values, which the schema's errors would echo."""
+    if not isinstance(data, dict) or not data:
+        return None
+    known = load_schema(kind).get("properties", {})
+    if any(key in known for key in data):
+        return None
+    message = (
+        f"this is not a ckdsl {_NOUNS[kind]}: none of its top-level keys is one a "
+        f"{_NOUNS[kind]} has ({', '.join(known)}); its content is not shown"
+    )
+    return Diagnostic(file, 1, 1, message)
+
+
 def validate(data: JsonValue, positions: Positions, kind: str) -> list[Diagnostic]:
     """Every schema error of ``data`` as a positioned diagnostic.
 

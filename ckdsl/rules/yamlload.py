@@ -155,6 +155,18 @@ def parse_yaml(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]
     return Document(file, builder.root, builder.positions), builder.diagnostics
 
 
+def read_yaml_text(file: str | os.PathLike[str]) -> str:
+    """The text of a YAML file, read as ``load_yaml`` reads it (a regular file of a bounded
+    size, UTF-8, no NUL); raises CkdslError saying why not, at its place. For the commands
+    that rewrite a file line by line (``l10n update``, ``l10n import``)."""
+    from ckdsl.diagnostics import CkdslError
+
+    text, problem = _read_text(str(file))
+    if text is None:
+        raise CkdslError([problem] if problem is not None else [])
+    return text
+
+
 def _read_text(file: str) -> tuple[str | None, Diagnostic | None]:
     def fail(message: str, line: int = 0, col: int = 0) -> tuple[None, Diagnostic]:
         return None, Diagnostic(file, line, col, message)

@@ -14,11 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeAlias
 
-from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.vocabulary.verbs import MODIFIER_KINDS
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import edge_name, format_option, player_name
-from ckdsl.engine.state import (
+from ckdsl.core.state import (
     ACTION,
     ACTIVATED_THIS_TURN,
     CITY,
@@ -27,10 +23,14 @@ from ckdsl.engine.state import (
     PROMOTION,
     SETTLEMENT,
 )
+from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.dsl.vocabulary.verbs import MODIFIER_KINDS
 from ckdsl.events import EVENTS, all_field_names, place_type, spec_of
 from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import edge_name, format_option, player_name
 
 Shown: TypeAlias = "bool | int | float | str | Sequence[Shown] | Mapping[str, Shown] | None"
 """A value as a scenario shows it: JSON data, read-only (so a ``dict[str, int]`` is one)."""
@@ -84,7 +84,7 @@ def _knights(game: Game, p: int) -> list[dict[str, int | bool]]:
 
 
 def knight_flags(flags: int) -> dict[str, int | bool]:
-    """What a knight did this turn, as a position writes it (``ckdsl.engine.state``)."""
+    """What a knight did this turn, as a position writes it (``ckdsl.core.state``)."""
     return {
         "activated_this_turn": bool(flags & ACTIVATED_THIS_TURN),
         "promoted_this_turn": (flags % ACTION) // PROMOTION,

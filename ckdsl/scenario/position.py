@@ -2,7 +2,7 @@
 
 Every id is checked against the board and the rule set, and every fault is reported at
 the line and column of the value in the scenario file. Pieces go through the same
-``ckdsl.engine.pieces`` functions as in play, so supplies, points and trade rates come out
+``ckdsl.core.pieces`` functions as in play, so supplies, points and trade rates come out
 right; cards are taken out of their decks, so the decks still add up.
 """
 
@@ -11,14 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ckdsl.diagnostics import Diagnostic, JsonPath
-from ckdsl.dsl.vocabulary.verbs import MODIFIER_KINDS
-from ckdsl.engine import pieces
-from ckdsl.engine.frames import ability_tasks
-from ckdsl.engine.game import Game
-from ckdsl.engine.hands import transfer
-from ckdsl.engine.notation import player_name
-from ckdsl.engine.state import (
+from ckdsl.core import pieces
+from ckdsl.core.frames import ability_tasks
+from ckdsl.core.hands import transfer
+from ckdsl.core.state import (
     ACTION,
     ACTIVATED_THIS_TURN,
     CITY,
@@ -28,10 +24,14 @@ from ckdsl.engine.state import (
     PROMOTION,
     SETTLEMENT,
 )
-from ckdsl.engine.tasks import Modifier
+from ckdsl.core.tasks import Modifier
+from ckdsl.diagnostics import Diagnostic, JsonPath
+from ckdsl.dsl.vocabulary.verbs import MODIFIER_KINDS
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemas import suggest
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import player_name
 
 Report = Callable[[JsonPath, str], None]
 

@@ -10,14 +10,13 @@ not valid, an unknown id, an intersection that does not exist), reported as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ckdsl import rng
+from ckdsl.board.maps import bundled_maps
+from ckdsl.core.decisions import IllegalAnswer
 from ckdsl.diagnostics import CkdslError, Diagnostic, JsonPath, sorted_diagnostics
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import parse_answer, player_name, understood
 from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, integer, obj, text
 from ckdsl.l10n.catalog import REFERENCE, Catalog, load_catalog
 from ckdsl.l10n.refusals import say
@@ -34,7 +33,9 @@ from ckdsl.scenario.expect import (
     shown_log,
 )
 from ckdsl.scenario.position import apply_position, colours
-from ckdsl.session import GameSetup, load_rules, start
+from ckdsl.session import SHIPPED_VARIANTS, GameSetup, confine, load_rules, rules_target, start
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import parse_answer, player_name, understood
 from ckdsl.userfiles import MAX_FOLDER_DEPTH, yaml_files_under
 
 
@@ -100,8 +101,9 @@ class _Failed(Exception):
         self.mismatches = mismatches or []
 
 
-def run_file(path: Path) -> Outcome:
-    """Run the scenario in ``path``."""
+def run_file(path: Path, rules: str | None = None) -> Outcome:
+    """Run the scenario in ``path`` (under the rule set ``rules`` instead of its own, if
+    given: ``base``, a shipped variant's name, or a path from where ckdsl runs)."""
     file = str(path)
     if path.is_dir():  # a folder ``scenario_files`` did not search: too deep
         message = f"folders are nested more than {MAX_FOLDER_DEPTH} deep here: not searched"
@@ -119,8 +121,8 @@ def run_file(path: Path) -> Outcome:
         outcome.status, outcome.diagnostics = "error", errors
         return outcome
     data = obj(doc.data)
-    setup = _setup(data, path)
     try:
+        setup = _setup(data, path, rules)
         game = start(setup)
     except CkdslError as err:
         at = doc.positions.value(("rules",) if "rules" in data else ())
@@ -234,20 +236,34 @@ def scenario_position(path: Path, steps: int | None = None) -> tuple[Game, GameS
     return game, setup, len(all_steps)
 
 
-def _setup(data: JsonObject, path: Path) -> GameSetup:
+def _setup(data: JsonObject, path: Path, rules_given: str | None = None) -> GameSetup:
+    """The scenario's setup; ``rules_given``: the command line's rule set, over the
+    scenario's (the user's own word: not confined to the scenario's folder)."""
+
     def relative(value: JsonValue, bundled: Iterable[str]) -> str:
         name = text(value)
         return name if name in bundled else str(path.parent / name)
 
+    def rules(value: JsonValue) -> str:
+        name = text(value)
+        if name in SHIPPED_VARIANTS and not (path.parent / name).exists():
+            return rules_target(name)
+        return relative(name, ("base",))
+
     seed = data.get("seed")
     layout = data.get("layout", None if seed is not None else "beginner")
-    return GameSetup(
-        rules=relative(data.get("rules", "base"), ("base",)),
-        map=relative(data.get("map", "standard"), ("standard",)),
+    setup = GameSetup(
+        rules=rules(data.get("rules", "base")),
+        map=relative(data.get("map", "standard"), bundled_maps()),
         layout=None if layout is None else text(layout),
         players=integer(data.get("players", 4)),
         seed=integer(seed or 0),
     )
+    if rules_given is None:
+        confine(setup, path, "scenario")
+        return setup
+    confine(replace(setup, rules="base"), path, "scenario")
+    return replace(setup, rules=rules_target(rules_given))
 
 
 class _StepError(Exception):
@@ -382,7 +398,9 @@ def _fix_steal(game: Game, spec: JsonObject, error: _Error) -> None:
 
 def _check(game: Game, expect: JsonObject, since: int) -> None:
     """Every expectation of a step; `log` looks at the events since the previous `log`
-    expectation (from event ``since`` on), `log_so_far` at every event so far."""
+    expectation (from event ``since`` on), `log_so_far` at every event so far. What is due
+    runs first, as before any answer: a position that already meets `turn.win` is won."""
+    game.pending  # noqa: B018  (settles the game: its winner, the work queued)
     actual = actual_values(game, (k for k in expect if k not in (*LOG_EXPECTATIONS, "pending")))
     mismatches: list[Mismatch] = []
     for key, wanted in expect.items():

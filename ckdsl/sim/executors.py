@@ -46,7 +46,7 @@ LOCAL_DASK = "local-dask"
 PRELOAD = [
     "ckdsl.sim.experiment",
     "ckdsl.session",
-    "ckdsl.engine.game",
+    "ckdsl.turn.game",
     "ckdsl.bots",
     "ckdsl.sim.metrics",
 ]

@@ -49,9 +49,9 @@ from ckdsl.session import LayoutError, PlayersError
 if TYPE_CHECKING:
     from ckdsl.board import Layout, MapSpec, Topology
     from ckdsl.bots import Bot, BotSpec
-    from ckdsl.engine.compiled import CompiledRules
-    from ckdsl.engine.game import Game
+    from ckdsl.core.compiled import CompiledRules
     from ckdsl.sim.metrics import Cell
+    from ckdsl.turn.game import Game
 
 Key = tuple[int, int, int]
 """A game of an experiment: (seed_index, lineup, rotation)."""
@@ -285,7 +285,7 @@ def prepare(experiment: Experiment) -> WorkSpec:
             )
         )
     versions = tuple(
-        tuple(parse_spec(text).info().version for text in lineup) for lineup in experiment.lineups
+        tuple(parse_spec(text).version() for text in lineup) for lineup in experiment.lineups
     )
     return WorkSpec(
         label=experiment.label or ruleset.name,
@@ -338,8 +338,8 @@ def prepared(spec: WorkSpec) -> Prepared:
 
 
 def _compiled(spec: WorkSpec) -> CompiledRules:
+    from ckdsl.core.compiled import compile_rules
     from ckdsl.dsl.program import compile_programs
-    from ckdsl.engine.compiled import compile_rules
     from ckdsl.rules.positions import Positions
     from ckdsl.rules.ruleset import RuleSet
 
@@ -372,7 +372,7 @@ def start_game(ready: Prepared, key: Key) -> tuple[Game, list[Bot]]:
     """The game ``key`` at its start (no log) and its bots, seat by seat."""
     from ckdsl.board import random_layout
     from ckdsl.bots import bot_seed
-    from ckdsl.engine.game import Game
+    from ckdsl.turn.game import Game
 
     spec = ready.spec
     index, lineup, rotation = key

@@ -54,12 +54,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
-from ckdsl.engine.state import CITY, NOBODY
+from ckdsl.core.state import CITY, NOBODY
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from ckdsl.engine.game import Event, Game
+    from ckdsl.turn.game import Event, Game
 
 Cell: TypeAlias = (
     "bool | int | float | str | list[str] | list[int] | list[list[int]] | dict[str, int] | None"
@@ -194,7 +194,7 @@ VP_SOURCES: tuple[str, ...] = (
 
 def points_by_source(game: Game, player: int) -> dict[str, int]:
     """The player's victory points counted from the board and their cards, by source (keys
-    :data:`VP_SOURCES`). It mirrors ``ckdsl.engine.pieces.recount_points`` term by term, so
+    :data:`VP_SOURCES`). It mirrors ``ckdsl.core.pieces.recount_points`` term by term, so
     the values add up to it: a damaged city counts as a settlement, a city carrying a
     metropolis counts as a city plus the metropolis bonus."""
     state, rules = game.state, game.rules

@@ -99,6 +99,7 @@ class BotRow(TypedDict):
 
 class _SeatBalance(TypedDict, total=False):
     seat_balance: ChiSquareJson
+    seat_balance_by_seed: dict[str, object]
 
 
 class _SummaryBase(TypedDict):
@@ -119,7 +120,9 @@ class _SummaryBase(TypedDict):
 
 class Summary(_SummaryBase, _SeatBalance):
     """One experiment's summary (:func:`summarize`), as JSON data. ``seat_balance`` (the χ²
-    test of the wins across seats) is there when the games have two seats or more."""
+    test of the wins across seats) is there when the games have two seats or more, and
+    ``seat_balance_by_seed`` (Hotelling's test on the per-seed win shares, the test to read)
+    when a seed has several games (rotated seats)."""
 
 
 def _as_list(value: Iterable[_T] | None) -> list[_T]:
@@ -201,8 +204,10 @@ def summarize(df: pd.DataFrame) -> Summary:
             f"summarize takes the games as a DataFrame (read_results(folder)), not "
             f"{type(df).__name__}"
         )
+    import pandas as pd
+
     from ckdsl.sim.stats.balance import seat_balance
-    from ckdsl.sim.stats.proportions import wilson
+    from ckdsl.sim.stats.seeds import clustered_wilson, equal_means_test, seat_shares
 
     frame = df.sort_values(["seed_index", "lineup", "rotation"], kind="stable")
     n = len(frame)
@@ -213,32 +218,43 @@ def summarize(df: pd.DataFrame) -> Summary:
     players = max((len(b) for b in bots), default=0)
     finished = sum(w >= 0 for w in winners)
     seat_wins = [sum(w == s for w in winners) for s in range(players)]
+    ones = [1.0] * n
+    # The seed is the unit: a seed's rotations are not independent games.
+    won_seat = {f"win_seat_{s + 1}": [float(w == s) for w in winners] for s in range(players)}
     seat_rows: list[SeatRow] = [
         {
             "seat": s + 1,
             "bots": sorted({b[s] for b in bots if s < len(b)}),
             "wins": seat_wins[s],
             "games": n,
-            "win_rate": wilson(seat_wins[s], n, LEVEL).to_json(),
+            "win_rate": clustered_wilson(won_seat[f"win_seat_{s + 1}"], ones, seeds, LEVEL)[
+                0
+            ].to_json(),
         }
         for s in range(players)
     ]
     balance: _SeatBalance = {}
     if players >= 2:
         balance["seat_balance"] = seat_balance(seat_wins, finished).to_json()
+        if n > len(set(seeds)):
+            table = pd.DataFrame({**won_seat, "block": seeds})
+            balance["seat_balance_by_seed"] = equal_means_test(
+                seat_shares(table, players)[1]
+            ).to_json()
     held: dict[str, int] = {}
     won: dict[str, int] = {}
     for seat_bots, w in zip(bots, winners, strict=True):
         for s, bot in enumerate(seat_bots):
             held[bot] = held.get(bot, 0) + 1
             won[bot] = won.get(bot, 0) + (w == s)
+
+    def bot_rate(bot: str) -> IntervalJson:
+        wins = [float(0 <= w < len(b) and b[w] == bot) for b, w in zip(bots, winners, strict=True)]
+        seats_held = [float(list(b).count(bot)) for b in bots]
+        return clustered_wilson(wins, seats_held, seeds, LEVEL)[0].to_json()
+
     bot_rows: list[BotRow] = [
-        {
-            "bot": bot,
-            "seats_held": held[bot],
-            "wins": won[bot],
-            "win_rate": wilson(won[bot], held[bot], LEVEL).to_json(),
-        }
+        {"bot": bot, "seats_held": held[bot], "wins": won[bot], "win_rate": bot_rate(bot)}
         for bot in sorted(held)
     ]
     turns = distribution([int(t) for t in frame["turns"]], seeds)
@@ -262,7 +278,12 @@ def summarize(df: pd.DataFrame) -> Summary:
         "games": n,
         "seeds": len(set(seeds)),
         "players": players,
-        "finished": {"games": finished, "share": wilson(finished, n, LEVEL).to_json()},
+        "finished": {
+            "games": finished,
+            "share": clustered_wilson([float(w >= 0) for w in winners], ones, seeds, LEVEL)[
+                0
+            ].to_json(),
+        },
         "unfinished": n - finished,
         "seats": seat_rows,
         **balance,
@@ -326,7 +347,7 @@ def format_summary(summary: Summary) -> str:
         f"{fin['games']} finished ({_pct(fin['share'])}), "
         f"{summary['unfinished']} stopped unfinished",
         "",
-        "Win rate by seat (of all games; Wilson 95%)",
+        "Win rate by seat (of all games; Wilson 95%, clustered by seed)",
     ]
     for seat in summary["seats"]:
         who = seat["bots"][0] if len(seat["bots"]) == 1 else "rotated"
@@ -334,12 +355,23 @@ def format_summary(summary: Summary) -> str:
             f"  seat {seat['seat']}  {who:<24} {seat['wins']:>6} wins  {_pct(seat['win_rate'])}"
         )
     balance = summary.get("seat_balance")
-    if balance is not None and balance["p"] is not None:
+    by_seed = summary.get("seat_balance_by_seed")
+    if by_seed is not None and isinstance(by_seed.get("p"), float):
+        lines.append(
+            f"  seat balance by seed: F({by_seed['df1']}, {by_seed['df2']}) = "
+            f"{by_seed['f']:.2f}, p = {by_seed['p']:.3g} (Hotelling's T² on per-seed win shares)"
+        )
+        if balance is not None and balance["p"] is not None:
+            lines.append(
+                f"  (the chi2 over games, which counts a seed's games as independent: "
+                f"chi2({balance['dof']}) = {_num(balance['statistic'], 2)}, p = {balance['p']:.3g})"
+            )
+    elif balance is not None and balance["p"] is not None:
         lines.append(
             f"  seat balance: chi2({balance['dof']}) = {_num(balance['statistic'], 2)}, "
             f"p = {balance['p']:.3g} (finished games)"
         )
-    lines += ["", "Win rate by bot (wins over seats held)"]
+    lines += ["", "Win rate by bot (wins over seats held, clustered by seed)"]
     for bot in summary["bots"]:
         lines.append(
             f"  {bot['bot']:<32} {bot['wins']:>6} of {bot['seats_held']:<7} {_pct(bot['win_rate'])}"

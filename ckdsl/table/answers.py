@@ -1,7 +1,7 @@
 """Answers in the table's language: "zbuduj drogę na 12-13" for ``build road 12-13``.
 
 The answers a game stores, replays and scenarios name stay the English notation
-(``ckdsl.engine.notation``): one spelling for every file. What a person reads at a table
+(``ckdsl.turn.notation``): one spelling for every file. What a person reads at a table
 is the locale's ``messages.answer_<verb>`` with the answer's values named in that
 language (a good, a card, a track, a player by colour; places by their ids), and what
 they type may be either: the English notation, or one of the legal answers as the table
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import edge_name, format_option
+from ckdsl.core.decisions import Option
 from ckdsl.l10n.catalog import Catalog
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import edge_name, format_option
 
 _FIELDS = ("a", "b")
 """The names of an answer's values in its message: ``{a}`` is the first, ``{b}`` the second."""
@@ -47,6 +47,8 @@ def _value(game: Game, catalog: Catalog, option: Option, at: int) -> str:
         return catalog.name("tracks", value)
     if verb == "reward":
         return catalog.name("decks", value)
+    if verb == "action":
+        return catalog.name("actions", value)
     if verb in ("discard", "take"):
         return catalog.good_name(value)
     if verb == "bank":  # at the player's rate: "4 grain" for "1 brick"

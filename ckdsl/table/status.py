@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.game import Game
-from ckdsl.engine.pieces import points_breakdown
-from ckdsl.engine.state import NOBODY
+from ckdsl.core.decisions import Option
+from ckdsl.core.pieces import points_breakdown
+from ckdsl.core.state import NOBODY
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.table.answers import localized
+from ckdsl.turn.game import Game
 
 
 def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
@@ -38,13 +38,15 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
         f"{catalog.name('concepts', 'barbarians')} {state.barbarians}/{rules.barbarian_track}"
         f" ({m('table_strength', strength=strength, defence=defence)})"
     )
-    kind = view.decision.kind
-    decision = m(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
+    decision = decision_name(game, catalog)
     lines = [
         f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
         f" · {decision} · {barbarians}{dice}",
         f"  {m('table_titles')}: {title_line(game, catalog)}",
     ]
+    counters = counter_line(game, catalog)
+    if counters:
+        lines.append(f"  {counters}")
     details = pending_details(game, catalog) if view.decision.player == seat else ""
     if details:
         lines.append(f"  → {details}")
@@ -83,6 +85,34 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
                 f"{levels} · {m('table_knights')}: {knights or '-'}"
             )
     return lines
+
+
+def decision_name(game: Game, catalog: Catalog) -> str:
+    """The decision owed now in words: a phase of the rule set by its name, another
+    decision by its ``decision_*`` message (its kind when the locale has none)."""
+    kind = game.pending.kind
+    if kind == "phase":
+        for task in game.state.queue:
+            if task[0] == "phase" and task[1] == game.pending.player:
+                return catalog.name("phases", str(task[2]))
+    key = f"decision_{kind}"
+    return catalog.message(key) if catalog.has_message(key) else kind
+
+
+def counter_line(game: Game, catalog: Catalog) -> str:
+    """The rule set's counters and their values, by name ("" when it has none): a
+    variant's own state, which the players must see to play it."""
+    colours = game.rules.names("player_colours")
+    parts = []
+    for cid, value in game.state.counters.items():
+        if isinstance(value, list):
+            shown = ", ".join(
+                f"{catalog.name('colours', colours[p])} {n}" for p, n in enumerate(value)
+            )
+        else:
+            shown = str(value)
+        parts.append(f"{catalog.name('counters', cid)}: {shown}")
+    return " · ".join(parts)
 
 
 def pending_details(game: Game, catalog: Catalog) -> str:

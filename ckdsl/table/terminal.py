@@ -4,7 +4,8 @@ On each of a human seat's decisions the table prints what happened since (as tha
 saw it), a compact status, and the legal answers numbered; the person types a number
 or the answer itself (completed as they type, by prompt_toolkit on a terminal; plain
 lines from a pipe), or one of the table's commands: ``help``, ``options``, ``board``,
-``log``, ``undo``, ``save``, ``quit``. Every answer goes through ``Game.answer``; bots
+``map`` (the board drawn in characters, also shown before each set-up decision), ``log``,
+``undo``, ``save``, ``quit``. Every answer goes through ``Game.answer``; bots
 answer their seats from their own view. Ctrl-C offers to save, then leaves.
 
 ``undo`` takes back the seat's last answer by replaying the game's answers without it
@@ -23,10 +24,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ckdsl.bots import Bot
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Event, Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.view import visible_event
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.view import visible_event
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
@@ -35,8 +34,11 @@ from ckdsl.reports.position import position_svg
 from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, start, write_save
 from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
+from ckdsl.table.textboard import text_board
+from ckdsl.turn.game import Event, Game
+from ckdsl.turn.notation import format_option, parse_answer
 
-COMMANDS = ("help", "options", "board", "card", "log", "undo", "save", "quit")
+COMMANDS = ("help", "options", "board", "map", "card", "log", "undo", "save", "quit")
 
 
 MAX_LINE = 10_000
@@ -164,6 +166,8 @@ class Table:
             return True
         decks = [deck[:] for deck in game.state.decks]
         self.marks.append(_Mark(len(game.history), dict(game.state.rng), decks))
+        if game.pending.kind.startswith("setup"):  # choose a spot on the board, not a number
+            self.console.say("\n".join(["", *text_board(game, self.catalog)]))
         self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
         self.console.say("\n".join(option_lines(game, self.catalog, options)))
         answers = [localized(game, self.catalog, o) for o in options]
@@ -190,6 +194,8 @@ class Table:
                 self.console.say("\n".join(option_lines(game, self.catalog, options)))
             elif word == "board":
                 self._write_board(Path(rest) if rest else self.board_path)
+            elif word == "map":
+                self.console.say("\n".join(text_board(game, self.catalog)))
             elif word == "card":
                 self.console.say(self._card_text(rest))
             elif word == "log":
@@ -345,11 +351,15 @@ def play_at_table(
     save_path: Path | None,
     make_console: Callable[[], Console] = console,
     game: Game | None = None,
+    ask_forced: bool = False,
 ) -> tuple[Game, int]:
     """Play ``setup``'s game (``game``, if it was started already) with these seats at
-    the terminal; the game and exit code."""
+    the terminal; the game and exit code. ``ask_forced``: ask the person even when there
+    is one answer (a bot's offer they can only decline, the one city to lose)."""
     game = game if game is not None else start(setup)
-    table = Table(game, setup, seats, catalog, make_console(), delay, save_path)
+    table = Table(
+        game, setup, seats, catalog, make_console(), delay, save_path, ask_forced=ask_forced
+    )
     code = table.run()
     return table.game, code
 

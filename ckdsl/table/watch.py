@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ckdsl.engine.decisions import Option
-from ckdsl.engine.game import Game
+from ckdsl.core.decisions import Option
 from ckdsl.files import write_whole
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.reports.game import log_renderer
 from ckdsl.reports.position import position_svg
+from ckdsl.turn.game import Game
 
 
 @dataclass(frozen=True)

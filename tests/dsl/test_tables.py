@@ -14,7 +14,8 @@ from typing import get_args
 
 import pytest
 
-from ckdsl.dsl import ast, parser, pretty
+from ckdsl.dsl import parser, pretty
+from ckdsl.dsl.base import ast
 from ckdsl.dsl.parser import _lark, parse, parse_expression
 
 # Node types that are neither an expression nor a statement: each is printed (and

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.errors import out_of_budget
 from ckdsl.dsl.compiler.program import (
     ACT,
     AGAIN,
@@ -25,8 +27,6 @@ from ckdsl.dsl.compiler.program import (
 )
 from ckdsl.dsl.compiler.pycode import _code, _define
 from ckdsl.dsl.compiler.selections import _local
-from ckdsl.dsl.errors import out_of_budget
-from ckdsl.engine.allow import Env
 
 # --- a hook as Python ---------------------------------------------------------------------
 #
@@ -142,7 +142,7 @@ def _run_block(
             out.append(f"{pad}return {pc}")
             pc += 1
         elif op == REQUIRE:
-            out += [f"{pad}if not {text(ins[1])}:", f"{pad}    return -1"]
+            out += [f"{pad}if not ({text(ins[1])}):", f"{pad}    return -1"]
             pc += 1
         elif op == STOP:
             out.append(f"{pad}return -1")
@@ -168,7 +168,7 @@ def opening_code(opening: tuple[Instruction, ...]) -> Callable[[Env], str | None
             lines.append(f"    _v[{ins[1]!r}] = {text(ins[2])}")
         elif ins[0] == REQUIRE:
             message = ins[2] or "what it needs is not there"
-            lines += [f"    if not {text(ins[1])}:", f"        return {message!r}"]
+            lines += [f"    if not ({text(ins[1])}):", f"        return {message!r}"]
         elif ins[0] == CHOOSE:
             spec: ChooseSpec = ins[1]
             if spec.on_empty == -1:  # nothing to choose: the effect cannot start

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from ckdsl.dsl.compiler.program import Fn, Instruction
-from ckdsl.dsl.compiler.pycode import _const, _const_of, _name, _py, _text, finish
-from ckdsl.dsl.errors import LARGEST, EffectFailure, out_of_budget
-from ckdsl.dsl.types import (
+from ckdsl.core.allow import Env
+from ckdsl.core.values import Value, Variables, number
+from ckdsl.dsl.base.errors import LARGEST, EffectFailure, out_of_budget
+from ckdsl.dsl.base.types import (
     BOOL,
     INT,
     LITERAL,
     Type,
     family,
 )
-from ckdsl.engine.allow import Env
-from ckdsl.engine.values import Value, Variables, number
+from ckdsl.dsl.compiler.program import Fn, Instruction
+from ckdsl.dsl.compiler.pycode import _const, _const_of, _name, _py, _text, finish
 
 AGGREGATE_TYPES = {"count": INT, "sum": INT, "min": INT, "max": INT, "any": BOOL, "all": BOOL}
 """What each aggregate gives (``list``: a list of its items or values)."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ckdsl.dsl.errors import DslError
-from ckdsl.dsl.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl
-from ckdsl.dsl.types import (
+from ckdsl.dsl.base.errors import DslError
+from ckdsl.dsl.base.registry import AGGREGATES, FUNCTIONS, VERBS, Function, FunctionImpl
+from ckdsl.dsl.base.types import (
     ANY,
     BOOL,
     BUNDLE,
@@ -20,6 +20,7 @@ from ckdsl.dsl.types import (
     PLAYER,
     TEXT,
     Type,
+    family,
     fits,
     list_of,
     plural,
@@ -28,9 +29,10 @@ from ckdsl.dsl.types import (
 from ckdsl.rules.schemas import suggest
 
 if TYPE_CHECKING:  # the syntax tree is imported by what compiles (a game runs without it)
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 from ckdsl.dsl.compiler.closures import (
     AGGREGATE_TYPES,
+    BOARD_IDS,
     _chain,
     _checked,
     _div,
@@ -42,7 +44,6 @@ from ckdsl.dsl.compiler.closures import (
 from ckdsl.dsl.compiler.inline import _inline
 from ckdsl.dsl.compiler.program import Fn, Names
 from ckdsl.dsl.compiler.pycode import (
-    _PYTHON,
     _const,
     _const_of,
     _me,
@@ -55,6 +56,7 @@ from ckdsl.dsl.compiler.pycode import (
     _variable,
     finish,
     finish_opt,
+    to_python,
 )
 from ckdsl.dsl.compiler.selections import _aggregate_code
 
@@ -130,7 +132,7 @@ class ExpressionCompiler:
     def expr(self, node: ast.Expr) -> tuple[Fn, Type | None]:
         """The closure computing ``node`` and its type (None after an error): one method
         per expression type; mypy checks the match is exhaustive (``_unknown``)."""
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         match node:
             case ast.Number():
@@ -187,7 +189,7 @@ class ExpressionCompiler:
         return _nothing, None
 
     def call(self, node: ast.Call) -> tuple[Fn, Type | None]:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         overloads = FUNCTIONS.get(node.func)
         if overloads is None:
@@ -228,7 +230,7 @@ class ExpressionCompiler:
             self.reads |= fn.reads
         impl = fn.impl
         closure = self._call_closure(impl, args)
-        inlined = _inline(impl, args) if _PYTHON else None
+        inlined = _inline(impl, args) if to_python() else None
         if inlined is not None:
             text, names = inlined
             return _py(closure, text, args, names)
@@ -284,7 +286,7 @@ class ExpressionCompiler:
         if func in ("sum", "min", "max") and value_type is not None and not fits(value_type, INT):
             self.error(each.value or each, f"'{func}' adds up numbers, not {value_type}")
 
-        make = _aggregate_code if _PYTHON else aggregate_closure
+        make = _aggregate_code if to_python() else aggregate_closure
         fn = make(func, source, var, where, value)
         return fn, list_of(value_type or ANY) if func == "list" else AGGREGATE_TYPES[func]
 
@@ -369,7 +371,7 @@ class ExpressionCompiler:
             return _nothing, None
         if not fits(ta, tb):
             self.error(node, f"both sides of `if ... else` must be of one kind: {ta} or {tb}")
-        result = tb if ta is LITERAL else ta
+        result = _numbered(ta, tb)
         fn = lambda env: then(env) if cond(env) else orelse(env)  # noqa: E731
         text = f"({_text(then)} if {_text(cond)} else {_text(orelse)})"
         return _py(fn, text, [then, cond, orelse]), result
@@ -384,6 +386,8 @@ class ExpressionCompiler:
                 item = t
             elif not fits(t, item):
                 self.error(sub, f"a list holds one kind of thing: {t} among {plural(item)}")
+            elif t is LITERAL and family(item) in BOARD_IDS:
+                item = LITERAL  # `[t, 19]`: checked against the board where a tile is meant
         fns = [f for f, _ in typed]
         text = f"[{', '.join(_text(f) for f in fns)}]"
         return _py(lambda env: [f(env) for f in fns], text, fns), list_of(item)
@@ -405,3 +409,13 @@ class ExpressionCompiler:
 
 def _signatures(name: str) -> str:
     return " or ".join(fn.form for fn in FUNCTIONS[name])
+
+
+def _numbered(a: Type, b: Type) -> Type:
+    """The type of a value that is ``a`` or ``b`` (the two sides of `if ... else`): a
+    number written out beside a tile or an intersection keeps it a number written out,
+    so that it is checked against the board where a place is meant."""
+    if LITERAL in (a, b):
+        other = b if a is LITERAL else a
+        return LITERAL if family(other) in BOARD_IDS else other
+    return a

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FunctionType
 
+from ckdsl.dsl.base.registry import FunctionImpl
 from ckdsl.dsl.compiler.program import Fn, Namespace
 from ckdsl.dsl.compiler.pycode import _const_of, _me, _name, _text, _var_of
-from ckdsl.dsl.registry import FunctionImpl
 
 # A function of the vocabulary whose body is one `return` of an expression is written
 # into the text in place of its call (``_inline``): ``active(k)`` becomes

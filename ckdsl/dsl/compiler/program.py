@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from ckdsl.dsl import turn_vocabulary  # noqa: F401  (registers the turn's words)
-from ckdsl.dsl.types import (
+import ckdsl.dsl.vocabulary  # noqa: F401  (registers every word)
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.types import (
     CARD,
     COMMODITY,
     COUNTER,
@@ -24,7 +25,6 @@ from ckdsl.dsl.types import (
     TRACK,
     Type,
 )
-from ckdsl.engine.allow import Env
 from ckdsl.jsondata import JsonValue
 from ckdsl.rules.schemas import load_schema
 

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import CodeType
 from typing import Any, NoReturn
 
+from ckdsl.core.allow import Env
+from ckdsl.core.values import Value
 from ckdsl.dsl.compiler.program import Fn, Namespace
-from ckdsl.engine.allow import Env
-from ckdsl.engine.values import Value
 
 
 def _unknown(node: NoReturn) -> NoReturn:

@@ -8,11 +8,11 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.errors import out_of_budget
 from ckdsl.dsl.compiler.closures import has_item, selected_items
 from ckdsl.dsl.compiler.program import Fn, Namespace
-from ckdsl.dsl.compiler.pycode import _PYTHON, _code, _define, _text
-from ckdsl.dsl.errors import out_of_budget
-from ckdsl.engine.allow import Env
+from ckdsl.dsl.compiler.pycode import _code, _define, _text, to_python
 
 # --- loops as Python ---------------------------------------------------------------------
 #
@@ -105,7 +105,7 @@ def _aggregate_code(func: str, source: Fn, var: str, where: Fn | None, value: Fn
             return _define(["def _f(env):", "    return True"], names)
         lines = ["def _f(env):", *_bind(var), *_charged(source), "    try:",
                  f"        for _x in {src}:", f"            _v[{var!r}] = _x",
-                 f"            if not {_local(where, var)}:",
+                 f"            if not ({_local(where, var)}):",
                  "                return False", "        return True", "    finally:",
                  *_restore(var, "        ")]  # fmt: skip
         return _define(lines, names)
@@ -133,7 +133,7 @@ def _aggregate_code(func: str, source: Fn, var: str, where: Fn | None, value: Fn
 def selection_code(source: Fn, var: str, where: Fn | None) -> Fn:
     """The distinct items of ``source`` that pass ``where`` (``var`` naming each), as one
     compiled function: ``selected_items`` (a loop's items, a choice's candidates)."""
-    if not _PYTHON:
+    if not to_python():
         return lambda env: selected_items(env, source, var, where)
     if where is None:
         return _define(["def _f(env):", "    _v = env.vars",
@@ -150,7 +150,7 @@ def selection_code(source: Fn, var: str, where: Fn | None) -> Fn:
 def candidate_code(source: Fn, var: str, where: Fn | None) -> Fn:
     """Whether ``source`` has an item that passes ``where``, as one compiled function
     (``has_item``: it stops at the first, and leaves ``var`` naming it)."""
-    if not _PYTHON:
+    if not to_python():
         return lambda env: has_item(env, source, var, where)
     test = f"if {_local(where, var)}:" if where is not None else "if True:"
     lines = ["def _f(env):", "    _v = env.vars", *_charged(source), "    for _x in _items:",

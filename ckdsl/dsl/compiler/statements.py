@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ckdsl.dsl.registry import FUNCTIONS, VERBS, Verb
-from ckdsl.dsl.types import (
+from ckdsl.core.allow import Env
+from ckdsl.core.building import cost_of, spots
+from ckdsl.core.compiled import has
+from ckdsl.dsl.base.registry import FUNCTIONS, VERBS, Verb
+from ckdsl.dsl.base.types import (
     ANY,
     BUNDLE,
     CHOICE_KINDS,
@@ -16,13 +19,10 @@ from ckdsl.dsl.types import (
     list_of,
 )
 from ckdsl.dsl.vocabulary.verbs import GRANT_TARGETS
-from ckdsl.engine.allow import Env
-from ckdsl.engine.building import cost_of, spots
-from ckdsl.engine.compiled import has
 from ckdsl.rules.schemas import suggest
 
 if TYPE_CHECKING:  # the syntax tree is imported by what compiles (a game runs without it)
-    from ckdsl.dsl import ast
+    from ckdsl.dsl.base import ast
 from ckdsl.dsl.compiler.closures import _act, _checked, guarded
 from ckdsl.dsl.compiler.expressions import ExpressionCompiler
 from ckdsl.dsl.compiler.program import (
@@ -95,7 +95,7 @@ class Compiler(ExpressionCompiler):
 
     def _statement(self, stmt: ast.Stmt) -> None:
         """One method per statement type; mypy checks the match is exhaustive (``_unknown``)."""
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         match stmt:
             case ast.Let():
@@ -119,7 +119,7 @@ class Compiler(ExpressionCompiler):
                 _unknown(stmt)
 
     def _let(self, stmt: ast.Let) -> None:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         if isinstance(stmt.value, ast.Choose):
             self.choose(stmt.value, stmt.name)
@@ -143,6 +143,9 @@ class Compiler(ExpressionCompiler):
 
     def _for(self, stmt: ast.For) -> None:
         source, item = self.selection(stmt.source)
+        if stmt.var in self.scope:  # after the loop it would name the loop's last item
+            self.error(stmt, f"'{stmt.var}' already names a variable here: give the loop's "
+                       "items a name of their own")  # fmt: skip
         saved = self.bind(stmt.var, item)
         where = self.condition(stmt.where, "`where`") if stmt.where else None
         source, where = finish(source), finish_opt(where)
@@ -208,7 +211,7 @@ class Compiler(ExpressionCompiler):
         return self.emit(CHOOSE, spec)
 
     def action(self, node: ast.Action) -> None:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         verb = VERBS.get(node.verb)
         if verb is None:
@@ -273,14 +276,14 @@ class Compiler(ExpressionCompiler):
         self.emit(ACT, *_act(verb.impl, args, clauses, flags))
 
     def _is_flag(self, a: ast.Expr, verb: Verb) -> bool:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         return isinstance(a, ast.Name) and a.id in verb.flags and a.id not in self.scope
 
     def _clause_value(
         self, verb: Verb, word: str | None, clause: ast.Clause
     ) -> tuple[Fn, Type | None]:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         if verb.name == "grant" and clause.prep == "on" and word in ("discount", "price"):
             value = clause.value
@@ -300,7 +303,7 @@ class Compiler(ExpressionCompiler):
         return self.expr(clause.value)
 
     def _check_grant(self, node: ast.Action, positional: list[ast.Expr], flags: set[str]) -> None:
-        from ckdsl.dsl import ast  # the syntax tree: only to compile
+        from ckdsl.dsl.base import ast  # the syntax tree: only to compile
 
         if len(positional) < 2 or not isinstance(positional[0], ast.Name):
             return

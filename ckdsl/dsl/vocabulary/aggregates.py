@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ckdsl.dsl.registry import function
-from ckdsl.dsl.types import (
+from ckdsl.core.allow import Env
+from ckdsl.core.values import Value
+from ckdsl.dsl.base.registry import function
+from ckdsl.dsl.base.types import (
     ANY,
     BOOL,
     INT,
     list_of,
 )
-from ckdsl.engine.allow import Env
-from ckdsl.engine.values import Value
 
 # --- numbers and selections ---------------------------------------------------------------
 

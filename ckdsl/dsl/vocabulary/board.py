@@ -4,13 +4,20 @@ merchant and the barbarians.
 
 from __future__ import annotations
 
-from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.registry import function
-from ckdsl.dsl.types import (
+from ckdsl.core import board_rules, building, knights
+from ckdsl.core.allow import Env
+from ckdsl.core.state import CITY as CITY_KIND
+from ckdsl.core.state import NOBODY
+from ckdsl.core.state import SETTLEMENT as SETTLEMENT_KIND
+from ckdsl.dsl.base.errors import EffectFailure
+from ckdsl.dsl.base.registry import function
+from ckdsl.dsl.base.types import (
     BOOL,
     BUILDING,
     CITY,
+    COMMODITY,
     EDGE,
+    GOOD,
     INT,
     INTERSECTION,
     KNIGHT,
@@ -19,13 +26,9 @@ from ckdsl.dsl.types import (
     SETTLEMENT,
     TERRAIN,
     TILE,
+    TRACK,
     list_of,
 )
-from ckdsl.engine import board_rules, building, knights
-from ckdsl.engine.allow import Env
-from ckdsl.engine.state import CITY as CITY_KIND
-from ckdsl.engine.state import NOBODY
-from ckdsl.engine.state import SETTLEMENT as SETTLEMENT_KIND
 
 # --- the board ----------------------------------------------------------------------------
 
@@ -61,6 +64,85 @@ def _edge(env: Env, a: int, b: int) -> int:
             "stop_not_neighbours", a=a, b=b,
         )  # fmt: skip
     return found
+
+
+@function(
+    "neighbours",
+    (INTERSECTION, INTERSECTION),
+    BOOL,
+    "whether an edge joins intersections a and b (a test, where `edge(a, b)` would stop "
+    "the effect for two that are not neighbours)",
+    reads=(),
+)
+def _neighbours(env: Env, a: int, b: int) -> bool:
+    return (a, b) in env.game.topo.edge_between
+
+
+@function(
+    "harbor",
+    (INTERSECTION,),
+    BOOL,
+    "whether intersection i is on a harbor (of any kind)",
+    reads=(),
+)
+def _harbor(env: Env, i: int) -> bool:
+    return i in env.game.harbor_at
+
+
+@function(
+    "harbors",
+    (PLAYER,),
+    list_of(INTERSECTION),
+    "p's settlements and cities on a harbor (`count(harbors(p))`: p's harbors)",
+    reads=("buildings",),
+)
+def _harbors(env: Env, p: int) -> list[int]:
+    return [i for i in env.game.state.players[p].buildings if i in env.game.harbor_at]
+
+
+@function(
+    "goods_of",
+    (TERRAIN,),
+    list_of(GOOD),
+    "the goods a city next to a tile of this terrain takes (a settlement: the first); none "
+    "for a terrain that yields nothing",
+    reads=(),
+)
+def _goods_of(env: Env, terrain: str) -> list[str]:
+    rules = env.game.rules
+    found = rules.production.get(terrain)
+    if found is None:
+        return []
+    return [rules.goods[g] for g, n in found["city"].goods if n > 0]
+
+
+@function(
+    "commodity_of",
+    (TRACK,),
+    COMMODITY,
+    "the commodity a track's improvements are paid in (science: paper)",
+    reads=(),
+)
+def _commodity_of(env: Env, track: str) -> str:
+    rules = env.game.rules
+    return rules.goods[rules.tracks[rules.track_index[track]].commodity]
+
+
+@function(
+    "track_of",
+    (COMMODITY,),
+    TRACK,
+    "the track whose improvements are paid in a commodity (paper: science)",
+    reads=(),
+    may_fail=True,  # a commodity no track uses, in a house rule
+)
+def _track_of(env: Env, commodity: str) -> str:
+    rules = env.game.rules
+    g = rules.good_index[commodity]
+    for track in rules.tracks:
+        if track.commodity == g:
+            return track.id
+    raise EffectFailure(f"no track is paid in {commodity}")
 
 
 @function("tiles_of", (TERRAIN,), list_of(TILE), "the tiles of a terrain")

@@ -4,8 +4,9 @@ terrains, the decks.
 
 from __future__ import annotations
 
-from ckdsl.dsl.registry import function
-from ckdsl.dsl.types import (
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.registry import function
+from ckdsl.dsl.base.types import (
     COMMODITY,
     GOOD,
     INT,
@@ -15,7 +16,6 @@ from ckdsl.dsl.types import (
     TRACK,
     list_of,
 )
-from ckdsl.engine.allow import Env
 
 # --- goods, cards, tracks -----------------------------------------------------------------
 

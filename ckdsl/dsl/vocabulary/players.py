@@ -4,8 +4,10 @@ improvement levels.
 
 from __future__ import annotations
 
-from ckdsl.dsl.registry import function
-from ckdsl.dsl.types import (
+from ckdsl.core import improvements
+from ckdsl.core.allow import Env
+from ckdsl.dsl.base.registry import function
+from ckdsl.dsl.base.types import (
     BOOL,
     BUNDLE,
     CARD,
@@ -15,8 +17,6 @@ from ckdsl.dsl.types import (
     TRACK,
     list_of,
 )
-from ckdsl.engine import improvements
-from ckdsl.engine.allow import Env
 
 # --- players ------------------------------------------------------------------------------
 

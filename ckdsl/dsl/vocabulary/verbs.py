@@ -7,9 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
-from ckdsl.dsl.errors import EffectFailure
-from ckdsl.dsl.registry import Args, Clauses, Param, verb
-from ckdsl.dsl.types import (
+from ckdsl.core import building, improvements, knights, pieces
+from ckdsl.core.allow import Env, allowed
+from ckdsl.core.hands import steal, transfer
+from ckdsl.core.progress import draw, hand_limit
+from ckdsl.core.state import CITY as CITY_KIND
+from ckdsl.core.state import DAMAGED, EMPTY, NOBODY
+from ckdsl.core.state import SETTLEMENT as SETTLEMENT_KIND
+from ckdsl.core.tasks import DiscardProgressTask, DiscardTask, Modifier
+from ckdsl.core.values import Value, bundle, items, name, number
+from ckdsl.dsl.base.errors import EffectFailure
+from ckdsl.dsl.base.registry import Args, Clauses, Param, verb
+from ckdsl.dsl.base.types import (
     ANY,
     BUNDLE,
     CARD,
@@ -22,16 +31,9 @@ from ckdsl.dsl.types import (
     TRACK,
     words,
 )
-from ckdsl.engine import building, improvements, knights, pieces
-from ckdsl.engine.allow import Env
-from ckdsl.engine.hands import steal, transfer
-from ckdsl.engine.progress import draw, hand_limit
-from ckdsl.engine.state import EMPTY, NOBODY
-from ckdsl.engine.tasks import DiscardProgressTask, DiscardTask, Modifier
-from ckdsl.engine.values import Value, bundle, items, name, number
 
 if TYPE_CHECKING:
-    from ckdsl.engine.game import Game
+    from ckdsl.turn.game import Game
 
 # ===== verbs ===============================================================================
 
@@ -104,14 +106,15 @@ def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
 @verb(
     "steal",
     (Param("amount", INT),),
-    "take that many random resources or commodities from p, one by one",
+    "take that many random resources or commodities from p, one by one (none if the "
+    "rule set's `steal` condition does not allow it)",
     clauses={"from": Param("player", PLAYER), "to": Param("taker", PLAYER, True)},
     example="steal 1 from p",
 )
 def _steal(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     taker, victim = number(clauses.get("to", env.me)), number(clauses["from"])
-    if taker == victim:
-        return  # from me to me: nothing moves (and a huge amount would never run out)
+    if taker == victim or not allowed(env.game, "steal", taker, victim=victim):
+        return  # from me to me nothing moves; else the rule set's `steal` decides
     for _ in range(min(number(args[0]), sum(env.game.state.players[victim].hand))):
         if steal(env.game, taker, victim) is None:
             break
@@ -214,25 +217,37 @@ def _place(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
 
 @verb(
     "remove",
-    (Param("piece", words("knight", "road")), Param("which", ANY)),
-    "take a knight or road off the board, back to its owner's supply",
+    (Param("piece", words("knight", "road", "settlement", "city", "wall")), Param("which", ANY)),
+    "take a knight, road, settlement, city (a damaged one too) or city wall off the board, "
+    "back to its owner's supply (a city's wall and metropolis go with it); nothing if that "
+    "piece is not there",
     example="remove road r",
 )
 def _remove(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
+    state = game.state
     piece, at = name(args[0]), number(args[1])
-    places = game.state.knight if piece == "knight" else game.state.road
+    places = state.road if piece == "road" else state.knight
     if not 0 <= at < len(places):  # `which` is any number (a road is an edge's index)
-        where = "intersection" if piece == "knight" else "edge"
+        where = "edge" if piece == "road" else "intersection"
         last = len(places) - 1
         raise EffectFailure(
             f"there is no {where} {at} on this board (0 to {last})",
             f"stop_no_{where}", value=at, last=last,
         )  # fmt: skip
-    if piece == "knight" and game.state.knight[at] != NOBODY:
+    if piece == "knight" and state.knight[at] != NOBODY:
         pieces.remove_knight(game, at)
-    elif piece == "road" and game.state.road[at] != NOBODY:
+    elif piece == "road" and state.road[at] != NOBODY:
         pieces.remove_road(game, at)
+    elif piece == "wall" and state.wall[at]:
+        pieces.remove_wall(game, at)
+        game.log("removed", state.owner[at], piece="city_wall", at=at)
+    elif state.building[at] in BUILDING_WORDS.get(piece, ()):
+        pieces.remove_building(game, at)
+
+
+BUILDING_WORDS = {"settlement": (SETTLEMENT_KIND,), "city": (CITY_KIND, DAMAGED)}
+"""What `remove settlement` and `remove city` take: a damaged city is a city."""
 
 
 @verb(

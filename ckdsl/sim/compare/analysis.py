@@ -4,27 +4,35 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.jsondata import JsonValue, arr, obj
 from ckdsl.sim.compare.differences import Comparison, Difference, PairingRow, _compare_pair, _Design
+from ckdsl.sim.compare.sensitivity import Interaction, interactions, lineup_name
+from ckdsl.sim.compare.sensitivity import correct as correct_interactions
 from ckdsl.sim.compare.specs import (
     REPORT_VERSION,
     CompareError,
     StoreFacts,
+    _as_list,
     _context,
     _f,
     _finite,
+    choose_headline,
+    metric_name,
     metric_specs,
 )
 from ckdsl.sim.compare.summaries import RuleSetSummary, _edges, _jsonable, _summary
-from ckdsl.sim.compare.tables import _require, _sorted, game_table
+from ckdsl.sim.compare.tables import _require, _sorted, game_table, paired_blocks
 from ckdsl.sim.compare.verdicts import verdict
 from ckdsl.sim.stats.multiplicity import benjamini_hochberg, holm
+from ckdsl.sim.stats.planning import equivalence, minimum_detectable_effect
 from ckdsl.sim.stats.results import MeanMethod
 
 __all__ = [
@@ -106,6 +114,10 @@ class ComparisonReport:
     exploratory_tests: int
     stopping: StoppingRule | None = None
     notes: tuple[str, ...] = ()
+    power: float = 0.8
+    margins: tuple[tuple[str, float], ...] = ()
+    lineups: tuple[str, ...] = ()  # the line-ups' names, when there are several
+    interactions: tuple[Interaction, ...] = ()
 
     def ruleset(self, label: str) -> RuleSetSummary:
         for r in self.rulesets:
@@ -147,8 +159,12 @@ class ComparisonReport:
                     "tests": self.exploratory_tests,
                 },
             },
+            "power": _f(self.power),
+            "margins": {name: _f(m) for name, m in self.margins},
             "rulesets": [r.to_json() for r in self.rulesets],
             "comparisons": [c.to_json() for c in self.comparisons],
+            "lineups": list(self.lineups),
+            "interactions": [i.to_json() for i in self.interactions],
             "notes": list(self.notes),
         }
         if include_run:
@@ -168,17 +184,28 @@ class ComparisonReport:
 
 
 NOTES: tuple[str, ...] = (
+    "Every interval and test treats the seed (with all its rotations and line-ups) as the "
+    "unit: the games of a seed share the board and the dice.",
     "Differences are variant − base (B − A).",
     "Unfinished games (turn limit) count in every denominator: a seat's win rate is its wins "
-    "over all games; the seat-balance χ² test is over the finished games.",
-    "One rule set: proportions have Wilson intervals over games; means have intervals over "
-    "seeds (the games of a seed are averaged first).",
+    "over all games.",
+    "One rule set: proportions have Wilson intervals on the effective number of games (the "
+    "games over the design effect of their clustering in seeds); means have intervals over "
+    "seeds (the games of a seed are averaged first). Seat balance: Hotelling's T² on the "
+    "per-seed win shares (with one game per seed: the χ² over finished games).",
+    "Does the variant change seat balance? Hotelling's T² on the per-seed changes of the "
+    "seats' win shares (the variant × seat interaction, paired on seeds).",
     "Variant against base: games are paired on (seed_index, lineup, rotation) with the same "
     "game seed; each metric is averaged per seed, and the per-seed differences get a paired "
     "interval and test; with one game per seed, 0/1 metrics use Newcombe's paired interval "
     "and McNemar's test.",
-    "Headline metrics: Holm's correction over every variant's headline tests; exploratory "
-    "panel: Benjamini–Hochberg. 'significant' means adjusted p < 1 − level.",
+    "Headline metrics (the confirmatory family, --headline): Holm's correction over every "
+    "variant's headline tests; exploratory panel: Benjamini–Hochberg. 'significant' means "
+    "adjusted p < 1 − level.",
+    "MDE: the smallest true difference the paired t-test at α = 1 − level (uncorrected) finds "
+    "with the report's power, from the per-seed differences' spread. Equivalence (--margin): "
+    "two one-sided t-tests (TOST) of |Δ| < margin at α = 1 − level, read on the (1 − 2α) "
+    "interval.",
 )
 
 
@@ -187,6 +214,10 @@ SPRT_NOTE = (
     "for a fixed number of games and are somewhat optimistic after a sequential stop; quote "
     "the SPRT's decision, with its α and β, for the tested metric."
 )
+
+
+EVERY_RATE = "*pp"
+"""The key of a margin for each seat's win rate and every headline rate (``--margin 0.03``)."""
 
 
 def compare(
@@ -199,6 +230,9 @@ def compare(
     stopping: StoppingRule | None = None,
     stores: Mapping[str, StoreFacts] | None = None,
     progress: Callable[[str], None] | None = None,
+    headline: Sequence[str] | None = None,
+    margins: Mapping[str, float] | None = None,
+    power: float = 0.8,
 ) -> ComparisonReport:
     """Compare every rule set in ``frames`` with ``frames[base]``.
 
@@ -208,7 +242,12 @@ def compare(
     how the games were played (default: a fixed number, the base's seeds and games).
     ``stores``: per label, facts about the store to show in the header (where the rules came
     from, the master seed); keep them deterministic. ``progress``: called with a line of
-    text as each step starts."""
+    text as each step starts. ``headline``: the confirmatory family (metric names or
+    patterns, default ``specs.HEADLINE``). ``margins``: metric → the smallest difference of
+    interest, in the metric's own units (0.03 for 3 points of a rate): a TOST equivalence
+    verdict for each; the key :data:`EVERY_RATE`: every headline metric in percentage points and
+    every seat's win rate. ``power``: of
+    the minimum detectable effects."""
     if base not in frames:
         raise CompareError(f"no results for the base '{base}'")
     if len(frames) < 2:
@@ -220,7 +259,19 @@ def compare(
         _require(frames[label], label)
     ordered = {label: _sorted(frames[label]) for label in labels}
     context = _context(list(ordered.values()))
-    specs = metric_specs(context)
+    specs = (
+        metric_specs(context)
+        if headline is None
+        else choose_headline(metric_specs(context), headline)
+    )
+    margin_of = {
+        s.name: float(v) for k, v in (margins or {}).items() if k == EVERY_RATE for s in specs
+        if s.unit == "pp" and (s.headline or s.name.startswith("win_seat_"))
+    }  # fmt: skip
+    margin_of |= {metric_name(k): float(v) for k, v in (margins or {}).items() if k != EVERY_RATE}
+    unknown = sorted(set(margin_of) - {s.name for s in specs})
+    if unknown:
+        raise CompareError(f"--margin names no metric of the report: {', '.join(unknown)}")
     tables = {label: game_table(ordered[label], context) for label in labels}
     edges = _edges(tables.values())
     summaries = []
@@ -238,7 +289,7 @@ def compare(
         if progress:
             progress(f"comparing {variant} with {base}")
         diffs, pairing, cautions, design = _compare_pair(
-            base, variant, tables[base], tables[variant], specs, level, method, seed
+            base, variant, tables[base], tables[variant], specs, level, method, seed, context.seats
         )
         a_hashes = summaries[0].rules_hashes
         b_hashes = next(s for s in summaries if s.label == variant).rules_hashes
@@ -268,20 +319,7 @@ def compare(
         for d in diffs:
             adj, sig = adjusted[(variant, d.spec.name)]
             final.append(
-                Difference(
-                    d.spec,
-                    d.a,
-                    d.b,
-                    d.delta,
-                    d.p,
-                    d.test,
-                    d.n,
-                    d.paired,
-                    d.family,
-                    adj,
-                    sig,
-                    d.table,
-                )
+                _planned(replace(d, adjusted_p=adj, significant=sig), margin_of, alpha, power)
             )
         verdicts = tuple(
             verdict(variant, d, sizes["headline"]) for d in final if d.family == "headline"
@@ -302,6 +340,17 @@ def compare(
                 tuple(cautions),
             )
         )
+    names = _lineup_names(ordered[base])
+    found: list[Interaction] = []
+    if len(names) > 1:
+        measures = [
+            (s.name, s.label, s.unit, s.scale)
+            for s in specs
+            if s.headline and s.name in tables[base].columns
+        ]
+        for variant in labels[1:]:
+            rows_a, rows_b, _, _ = paired_blocks(tables[base], tables[variant])
+            found += interactions(variant, rows_a, rows_b, measures, names, level)
     if stopping is None:
         stopping = StoppingRule("fixed", summaries[0].seeds, summaries[0].games)
     notes: tuple[str, ...] = NOTES
@@ -319,4 +368,34 @@ def compare(
         exploratory_tests=sizes["exploratory"],
         stopping=stopping,
         notes=notes,
+        power=power,
+        margins=tuple(sorted(margin_of.items())),
+        lineups=tuple(names.values()) if len(names) > 1 else (),
+        interactions=tuple(correct_interactions(found, level)),
     )
+
+
+def _planned(d: Difference, margins: Mapping[str, float], alpha: float, power: float) -> Difference:
+    """The difference with its minimum detectable effect and, where the metric has a margin,
+    its TOST equivalence verdict (both from the per-seed differences)."""
+    diffs = np.asarray(d.seed_differences, dtype=np.float64)
+    if diffs.size < 2 or not d.paired:
+        return d
+    sd = float(np.std(diffs, ddof=1))
+    mde = minimum_detectable_effect(sd, int(diffs.size), alpha, power)
+    tost = None
+    if d.spec.name in margins:
+        tost = equivalence(np.zeros(diffs.size), diffs, margins[d.spec.name], alpha, d.significant)
+    return replace(d, mde=mde if mde is None or math.isfinite(mde) else None, equivalence=tost)
+
+
+def _lineup_names(frame: pd.DataFrame) -> dict[str, str]:
+    """Each line-up key (as in the game tables' ``lineup`` column) → its short name, from a
+    game of rotation 0 (the line-up in its own order)."""
+    names: dict[str, str] = {}
+    if "bots" not in frame.columns:
+        return names
+    for key, rotation, bots in zip(frame["lineup"], frame["rotation"], frame["bots"], strict=True):
+        if int(rotation) == 0 and str(key) not in names:
+            names[str(key)] = lineup_name([str(b) for b in _as_list(bots)])
+    return dict(sorted(names.items(), key=lambda item: int(item[0])))

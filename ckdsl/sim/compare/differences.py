@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
-from ckdsl.sim.compare.specs import PAIRING_METRICS, MetricSpec, _f, _finite
+from ckdsl.sim.compare.specs import PAIRING_METRICS, SEAT_BALANCE, MetricSpec, _f, _finite
 from ckdsl.sim.compare.summaries import _values
 from ckdsl.sim.compare.tables import paired_blocks
 from ckdsl.sim.stats.means import (
@@ -26,8 +26,10 @@ from ckdsl.sim.stats.means import (
     diff_paired_mean,
     pairing_gain,
 )
+from ckdsl.sim.stats.planning import Equivalence
 from ckdsl.sim.stats.proportions import diff_independent, diff_paired
 from ckdsl.sim.stats.results import Interval, MeanMethod
+from ckdsl.sim.stats.seeds import CHANGE_METHOD, SeatTest, seat_change
 
 __all__ = [
     "Comparison",
@@ -54,6 +56,11 @@ class Difference:
     adjusted_p: float | None = None
     significant: bool = False
     table: Mapping[str, int] | None = None
+    mde: float | None = None  # the smallest |Δ| the test detects with the report's power
+    equivalence: Equivalence | None = None  # TOST against the metric's --margin
+    seat_test: SeatTest | None = None  # the variant × seat test (the seat-balance row)
+    # The per-seed differences B − A the interval summarizes (for the figures; not in JSON).
+    seed_differences: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -74,7 +81,34 @@ class Difference:
             "adjusted_p": _f(self.adjusted_p),
             "significant": self.significant,
             "table": dict(self.table) if self.table is not None else None,
+            "mde": _f(self.mde),
+            "equivalence": self.equivalence.to_json() if self.equivalence else None,
+            "seat_test": self.seat_test.to_json() if self.seat_test else None,
         }
+
+
+def _seat_difference(
+    rows_a: pd.DataFrame, rows_b: pd.DataFrame, seats: int, family: str, level: float
+) -> Difference:
+    """The variant × seat test on the matched games, as a row of the headline table."""
+    test = seat_change(rows_a, rows_b, seats)
+    gaps = []
+    for rows in (rows_a, rows_b):
+        rates = [float(rows[f"win_seat_{s + 1}"].mean()) for s in range(seats)]
+        gaps.append(max(rates) - min(rates))
+    delta = Interval(gaps[1] - gaps[0], None, None, "none", level)
+    return Difference(
+        SEAT_BALANCE,
+        gaps[0],
+        gaps[1],
+        delta,
+        test.p,
+        CHANGE_METHOD,
+        test.seeds,
+        True,
+        family,
+        seat_test=test,
+    )
 
 
 @dataclass(frozen=True)
@@ -168,6 +202,7 @@ def _paired_difference(
             True,
             family,
             table=table,
+            seed_differences=tuple(float(v) for v in y - x),
         )
         return diff, _gain(spec, x, y)
     # Each side's mean per seed over its own games with a value (a metric that needs a
@@ -188,6 +223,7 @@ def _paired_difference(
         int(block_a.size),
         True,
         family,
+        seed_differences=tuple(float(v) for v in block_b - block_a),
     )
     return diff, _gain(spec, block_a, block_b)
 
@@ -271,12 +307,17 @@ def _compare_pair(
     level: float,
     method: MeanMethod,
     seed: int,
+    seats: int,
 ) -> tuple[list[Difference], list[PairingRow], list[str], _Design]:
     rows_a, rows_b, left_a, left_b = paired_blocks(a, b)
     cautions: list[str] = []
     paired = len(rows_a) > 0
     differences: list[Difference] = []
     pairing: list[PairingRow] = []
+    balance = next((s for s in specs if s.name == SEAT_BALANCE.name), None)
+    if paired and balance is not None:
+        family = "headline" if balance.headline else "exploratory"
+        differences.append(_seat_difference(rows_a, rows_b, seats, family, level))
     for spec in specs:
         if spec.name not in a.columns or spec.name not in b.columns:
             continue

@@ -8,10 +8,12 @@ headline metrics first; the constants say which metrics form the headline family
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, SupportsFloat, SupportsIndex, TypeAlias
 
 import numpy as np
@@ -25,8 +27,11 @@ __all__ = [
     "KEY",
     "PAIRING_METRICS",
     "REPORT_VERSION",
+    "SEAT_BALANCE",
     "CompareError",
     "MetricSpec",
+    "choose_headline",
+    "metric_name",
     "metric_specs",
 ]
 
@@ -97,18 +102,19 @@ _LUDII: tuple[tuple[str, str, str], ...] = (
 # Columns in which a negative number means "did not happen" (e.g. -1: never).
 _NEGATIVE_IS_MISSING = frozenset({"decisive_turn", "decisive_fraction", "drama_mean", "drama_max"})
 
-HEADLINE_BASE = (
+HEADLINE = (
+    "seat_balance",
     "finished",
     "turns",
-    "decisions",
     "score_margin",
     "lead_changes",
     "decisive_fraction",
 )
-"""The headline metrics after the seats' win rates (``win_seat_1`` ...), when present."""
-
-HEADLINE = ("win_seat_*", *HEADLINE_BASE)
-"""The headline family, in table order (``win_seat_*``: every seat)."""
+"""The default confirmatory family (Holm), in table order: one omnibus test of the variant's
+effect on seat balance (the variant × seat test) rather than one test per seat, whose
+shares add up to the finished share (collinear tests that would each pay Holm's price),
+then the game's outcome and length. Decisions per game (an echo of game length) and each
+seat's win rate are exploratory (Benjamini–Hochberg). ``--headline`` chooses another."""
 
 PAIRING_METRICS = ("turns", "win_seat_1", "finished")
 """The metrics whose pairing gain the report shows."""
@@ -324,10 +330,58 @@ def _context(frames: Sequence[pd.DataFrame]) -> _Context:
     )
 
 
+SEAT_BALANCE = MetricSpec(
+    "seat_balance", "seat balance (variant × seat)", "mean", "outcome", "pp", 100.0, True
+)
+"""The row of the variant × seat test: does the variant change how the seats' win shares
+differ? (``seeds.seat_change``). Its A and B are each rule set's largest gap between two
+seats' win rates; it has no column of its own."""
+
+
+def metric_name(text: str) -> str:
+    """A metric as a user may name it: ``seat4_win`` or ``seat4`` for ``win_seat_4``,
+    ``length`` for ``turns``; anything else as given (a pattern may hold ``*``)."""
+    found = re.fullmatch(r"seat(\d+)(?:_win)?", text.strip())
+    if found:
+        return f"win_seat_{int(found.group(1))}"
+    return {"length": "turns", "game_length": "turns"}.get(text.strip(), text.strip())
+
+
+def choose_headline(
+    specs: Sequence[MetricSpec], patterns: Sequence[str] | None = None
+) -> list[MetricSpec]:
+    """The specs with the confirmatory family set to the metrics matching ``patterns``
+    (names or shell patterns, see :func:`metric_name`; default :data:`HEADLINE`), headline
+    metrics first in the order of the patterns. A pattern matching nothing is an error."""
+    chosen = [metric_name(p) for p in (HEADLINE if patterns is None else patterns)]
+    names = [s.name for s in specs]
+    if patterns is not None:
+        unknown = [p for p in chosen if not fnmatch.filter(names, p)]
+        if unknown:
+            raise CompareError(
+                f"no metric named {', '.join(repr(u) for u in unknown)}; the metrics include "
+                f"{', '.join(names[:12])}, ..."
+            )
+
+    def rank(spec: MetricSpec) -> int:
+        return next(
+            (i for i, p in enumerate(chosen) if fnmatch.fnmatchcase(spec.name, p)), len(chosen)
+        )
+
+    marked = [replace(s, headline=rank(s) < len(chosen)) for s in specs]
+    return sorted(marked, key=lambda s: rank(s) if s.headline else len(chosen))
+
+
 def metric_specs(context: _Context) -> list[MetricSpec]:
-    """Every metric the frames support, headline metrics first, in report order."""
+    """Every metric the frames support, the default headline family first, in report
+    order."""
+    return choose_headline(_every_spec(context))
+
+
+def _every_spec(context: _Context) -> list[MetricSpec]:
     has = context.columns.__contains__
-    specs = [
+    specs = [SEAT_BALANCE] if context.seats > 1 else []
+    specs += [
         MetricSpec(
             f"win_seat_{s + 1}",
             f"{_label_seat(s)} win rate",

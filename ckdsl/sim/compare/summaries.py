@@ -1,12 +1,17 @@
 """One rule set's summary: each metric's estimate with its interval, win rates by seat and bot.
 
-Proportions get Wilson intervals over games; means get t (or bootstrap) intervals over
-seeds, the games of a seed averaged first (they share the board and the dice).
+The seed is the unit: means get t (or bootstrap) intervals over seeds, the games of a seed
+averaged first (they share the board and the dice); proportions (a seat's or a bot's wins,
+the finished share) get Wilson intervals over games, on the effective number of games when
+a seed has several (``seeds.clustered_wilson``); seat balance is Hotelling's test on
+the per-seed win shares (``seeds.seat_balance_by_seed``), the χ² over games kept beside
+it for reference.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -28,8 +33,8 @@ from ckdsl.sim.compare.specs import (
 from ckdsl.sim.compare.tables import _require, _sorted, game_table
 from ckdsl.sim.stats.balance import ChiSquare, seat_balance
 from ckdsl.sim.stats.means import block_means, mean_interval
-from ckdsl.sim.stats.proportions import wilson
 from ckdsl.sim.stats.results import Interval, MeanMethod
+from ckdsl.sim.stats.seeds import SeatTest, clustered_wilson, seat_balance_by_seed
 
 __all__ = [
     "BotWin",
@@ -49,7 +54,7 @@ class MetricSummary:
     proportion, t or bootstrap over seeds for a mean) and the per-game distribution."""
 
     spec: MetricSpec
-    n: int
+    n: int  # games with a value
     interval: Interval
     sd: float | None
     median: float | None
@@ -57,6 +62,7 @@ class MetricSummary:
     q3: float | None
     low: float | None
     high: float | None
+    seeds: int = 0  # seeds with a value: the unit of the interval
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -66,6 +72,7 @@ class MetricSummary:
             "group": self.spec.group,
             "kind": self.spec.kind,
             "n": self.n,
+            "seeds": self.seeds,
             "mean": self.interval.to_json(),
             "sd": _f(self.sd),
             "median": _f(self.median),
@@ -152,7 +159,7 @@ class RuleSetSummary:
     seats: int
     win_by_seat: tuple[SeatWin, ...]
     win_by_bot: tuple[BotWin, ...]
-    seat_balance: ChiSquare
+    seat_balance: ChiSquare  # χ² over finished games: valid with one game per seed only
     balance: float | None
     metrics: tuple[MetricSummary, ...]
     trajectory: Trajectory | None
@@ -160,6 +167,13 @@ class RuleSetSummary:
     turns_quantiles: tuple[float, ...]
     store: StoreFacts = field(default_factory=dict)
     seconds: float | None = None
+    seat_test: SeatTest | None = None  # by seed (Hotelling); None with one game per seed
+    seat_design_effects: tuple[float | None, ...] = ()
+
+    @property
+    def seat_p(self) -> float | None:
+        """The p-value of the seat-balance test that treats the seed as the unit."""
+        return self.seat_test.p if self.seat_test is not None else self.seat_balance.p
 
     def metric(self, name: str) -> MetricSummary | None:
         for m in self.metrics:
@@ -185,6 +199,8 @@ class RuleSetSummary:
             "win_by_seat": [w.to_json() for w in self.win_by_seat],
             "win_by_bot": [w.to_json() for w in self.win_by_bot],
             "seat_balance": self.seat_balance.to_json(),
+            "seat_balance_by_seed": self.seat_test.to_json() if self.seat_test else None,
+            "seat_design_effects": [_f(d) for d in self.seat_design_effects],
             "balance": _f(self.balance),
             "metrics": [m.to_json() for m in self.metrics],
             "trajectory": self.trajectory.to_json() if self.trajectory else None,
@@ -238,7 +254,7 @@ def _summarize_metric(
     values, blocks = _values(table, spec.name)
     n = int(values.size)
     if spec.kind == "proportion":
-        interval = wilson(round(float(values.sum())), n, level)
+        interval, _ = clustered_wilson(values, np.ones(n), blocks, level)
     else:
         means = block_means(values, blocks)
         interval = mean_interval(means, level, method, seed).interval
@@ -246,8 +262,9 @@ def _summarize_metric(
         return MetricSummary(spec, 0, interval, None, None, None, None, None, None)
     q1, median, q3 = (float(q) for q in np.quantile(values, [0.25, 0.5, 0.75]))
     sd = float(np.std(values, ddof=1)) if n > 1 else None
+    seeds = int(np.unique(blocks).size)
     return MetricSummary(
-        spec, n, interval, sd, median, q1, q3, float(values.min()), float(values.max())
+        spec, n, interval, sd, median, q1, q3, float(values.min()), float(values.max()), seeds
     )
 
 
@@ -288,8 +305,26 @@ def _trajectory(frame: pd.DataFrame) -> Trajectory | None:
 
 
 MAX_BINS = 40
-"""The most bins of the game-length histogram (a spike at the turn limit would otherwise
-make numpy's automatic rule choose hundreds)."""
+"""The most bins of a game-length histogram (a spike at the turn limit would otherwise make
+numpy's automatic rule choose hundreds)."""
+
+
+def turn_edges(values: npt.ArrayLike, max_bins: int = MAX_BINS) -> npt.NDArray[np.float64] | None:
+    """Edges on half-turns, each bin a whole number of turns wide: numpy's automatic
+    (Freedman–Diaconis / Sturges) width rounded up to a whole turn, widened until at most
+    ``max_bins`` bins. None without a finite value."""
+    data = np.asarray(values, dtype=np.float64)
+    data = data[np.isfinite(data)]
+    if data.size == 0:
+        return None
+    low, high = math.floor(float(data.min())), math.ceil(float(data.max()))
+    auto = np.histogram_bin_edges(data, bins="auto")
+    width = max(1, math.ceil(float(auto[1] - auto[0])) if auto.size > 1 else 1)
+    span = high - low + 1
+    width = max(width, math.ceil(span / max_bins))
+    bins = math.ceil(span / width)
+    edges: npt.NDArray[np.float64] = low - 0.5 + width * np.arange(bins + 1, dtype=np.float64)
+    return edges
 
 
 def _histogram(
@@ -305,14 +340,9 @@ def _histogram(
 
 
 def _edges(tables: Iterable[pd.DataFrame]) -> npt.NDArray[np.float64] | None:
+    """Bins on whole turns, shared by the rule sets (:func:`turn_edges`)."""
     values = np.concatenate([t["turns"].to_numpy(dtype=np.float64) for t in tables])
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        return None
-    edges: npt.NDArray[np.float64] = np.histogram_bin_edges(values, bins="auto")
-    if edges.size > MAX_BINS + 1:
-        edges = np.histogram_bin_edges(values, bins=MAX_BINS)
-    return edges
+    return turn_edges(values)
 
 
 def summarize_ruleset(
@@ -348,12 +378,13 @@ def _summary(
     finished = int(table["finished"].sum())
     seats = context.seats
     wins = [int(table[f"win_seat_{s + 1}"].sum()) for s in range(seats)]
-    win_by_seat = tuple(
-        SeatWin(s + 1, wins[s], games, wilson(wins[s], games, level)) for s in range(seats)
-    )
+    by_seed = seat_balance_by_seed(table, seats, level)
+    clustered = by_seed.games_per_seed > 1
+    win_by_seat = tuple(SeatWin(s + 1, wins[s], games, by_seed.rates[s]) for s in range(seats))
     # Bots: wins over seats held, from the raw lineups.
     held: dict[str, int] = {}
     won: dict[str, int] = {}
+    played: list[tuple[tuple[str, ...], int]] = []  # each game's line-up and winning seat
     versions: dict[str, str] = {}
     lineups: set[tuple[str, ...]] = set()
     if "bots" in frame.columns:
@@ -370,14 +401,17 @@ def _summary(
                 won[bot] = won.get(bot, 0) + (1 if s == w else 0)
                 if s < len(vers):
                     versions.setdefault(bot, vers[s])
+            played.append((lineup, w))
+    blocks = table["block"].to_numpy()
+
+    def bot_rate(bot: str) -> Interval:
+        """The bot's wins over the seats it held, clustered by seed."""
+        wins = [float(0 <= w < len(lineup) and lineup[w] == bot) for lineup, w in played]
+        seats_held = [float(lineup.count(bot)) for lineup, _ in played]
+        return clustered_wilson(wins, seats_held, blocks, level)[0]
+
     win_by_bot = tuple(
-        BotWin(
-            bot,
-            versions.get(bot, ""),
-            won[bot],
-            held[bot],
-            wilson(won[bot], held[bot], level),
-        )
+        BotWin(bot, versions.get(bot, ""), won[bot], held[bot], bot_rate(bot))
         for bot in sorted(held)
     )
     rates = [w / games for w in wins]
@@ -406,6 +440,8 @@ def _summary(
         win_by_seat=win_by_seat,
         win_by_bot=win_by_bot,
         seat_balance=seat_balance(wins, finished),
+        seat_test=by_seed.test if clustered else None,
+        seat_design_effects=by_seed.design_effects if clustered else (),
         balance=balance,
         metrics=metrics,
         trajectory=_trajectory(frame),

@@ -27,7 +27,11 @@ def _digits(spec: MetricSpec) -> int:
 
 
 def format_delta(d: Difference) -> str:
-    """``"+28.1 turns [+24.8, +31.6]"`` or ``"−0.4 pp [−2.6, +1.8]"``."""
+    """``"+28.1 turns [+24.8, +31.6]"`` or ``"−0.4 pp [−2.6, +1.8]"``; for the variant × seat
+    test, its statistic: ``"F(3, 196) = 0.84"``."""
+    if d.seat_test is not None:
+        t = d.seat_test
+        return "n/a" if t.f is None else f"F({t.df1}, {t.df2}) = {t.f:.2f}"
     spec = d.spec
     digits = _digits(spec)
     unit = f" {spec.unit}" if spec.unit else ""
@@ -87,6 +91,8 @@ def verdict(variant: str, d: Difference, family_size: int) -> str:
     detectable change in seat 1's win rate (−0.4 pp [−2.6, +1.8])."``"""
     spec = d.spec
     name = _subject(spec)
+    if d.seat_test is not None:
+        return _seat_verdict(variant, d, family_size)
     if d.delta.estimate is None or d.delta.low is None or d.delta.high is None:
         return f"{variant}: not enough games to compare {name}."
     if not d.delta.excludes(0.0):
@@ -103,3 +109,24 @@ def verdict(variant: str, d: Difference, family_size: int) -> str:
         f"{variant}: {name} changes by {format_delta(d)}, but not significantly after "
         f"{correction} correction over {family_size} tests."
     )
+
+
+def _seat_verdict(variant: str, d: Difference, family_size: int) -> str:
+    """The variant × seat test in words."""
+    test = d.seat_test
+    assert test is not None
+    if test.p is None:
+        return f"{variant}: not enough seeds to test a change of seat balance."
+    gaps = ""
+    if d.a is not None and d.b is not None:
+        gaps = f"; largest gap between two seats {100 * d.a:.1f} → {100 * d.b:.1f} pp"
+    stat = f"{format_delta(d)}, p = {test.p:.3g}{gaps}"
+    if d.significant:
+        return f"{variant} changes seat balance ({stat})."
+    if test.p < 1 - d.delta.level:
+        correction = "Holm's" if d.family == "headline" else "Benjamini–Hochberg's"
+        return (
+            f"{variant}: seat balance changes ({stat}), but not significantly after "
+            f"{correction} correction over {family_size} tests."
+        )
+    return f"{variant}: no detectable change in seat balance ({stat})."

@@ -13,6 +13,7 @@ from ckdsl.sim.compare.verdicts import format_delta
 
 __all__ = [
     "format_p",
+    "headline_columns",
     "headline_rows",
 ]
 
@@ -84,10 +85,25 @@ def _significance(d: Difference) -> str:
     return "yes" if d.significant else "no"
 
 
-def headline_rows(comparison: Comparison) -> list[list[str]]:
-    """The headline table's rows: metric, A, B, Δ [interval], p, adjusted p, significant."""
-    return [
-        [
+def _mde(d: Difference) -> str:
+    if d.mde is None:
+        return "–"
+    unit = f" {d.spec.unit}" if d.spec.unit else ""
+    return f"{d.mde * d.spec.scale:.{2 if unit in ('', ' VP') else 1}f}{unit}"
+
+
+def headline_columns(report: ComparisonReport) -> list[str]:
+    """The headline table's header (after the metric and the two rule sets)."""
+    head = [f"Δ B − A [{_pct(report.level)} CI]", "p", "p Holm", "signif.", "MDE"]
+    return [*head, "equivalence"] if report.margins else head
+
+
+def headline_rows(comparison: Comparison, margins: bool = False) -> list[list[str]]:
+    """The headline table's rows: metric, A, B, Δ [interval], p, adjusted p, significant,
+    the minimum detectable effect, and with ``margins`` the TOST verdict."""
+    rows = []
+    for d in comparison.headline:
+        row = [
             d.spec.label,
             _cell(d, "a"),
             _cell(d, "b"),
@@ -95,9 +111,12 @@ def headline_rows(comparison: Comparison) -> list[list[str]]:
             format_p(d.p),
             format_p(d.adjusted_p),
             _significance(d),
+            _mde(d),
         ]
-        for d in comparison.headline
-    ]
+        if margins:
+            row.append(d.equivalence.verdict if d.equivalence else "–")
+        rows.append(row)
+    return rows
 
 
 def _design_line(report: ComparisonReport, comparison: Comparison) -> str:
@@ -120,13 +139,27 @@ def _design_line(report: ComparisonReport, comparison: Comparison) -> str:
 
 
 def _balance_text(summary: RuleSetSummary) -> str:
-    test = summary.seat_balance
-    if test.p is None or test.statistic is None:
-        return f"{summary.label}: no finished game"
+    """The seat-balance test with the seed as the unit, and with several games per seed the
+    χ² over games beside it, for reference: ``"base: by seed F(3, 196) = 2.70, p = 0.047
+    (200 seeds); the χ² over games, which counts a seed's 4 games as independent, would say
+    χ² = 17.65, p = 0.00052; design effect 2.31; balance 0.885"``."""
+    chi = summary.seat_balance
     balance = "" if summary.balance is None else f"; balance {summary.balance:.3f}"
+    if chi.p is None or chi.statistic is None:
+        return f"{summary.label}: no finished game"
+    if summary.seat_test is None:
+        return (
+            f"{summary.label}: χ² = {chi.statistic:.2f}, {chi.dof} df, {_p_phrase(chi.p)} "
+            f"on {summary.finished} finished of {summary.games} games (one game per seed)"
+            f"{balance}"
+        )
+    per_seed = summary.games / summary.seeds if summary.seeds else 0
+    deffs = [d for d in summary.seat_design_effects if d is not None]
+    deff = f"; design effect {sum(deffs) / len(deffs):.2f}" if deffs else ""
     return (
-        f"{summary.label}: χ² = {test.statistic:.2f}, {test.dof} df, {_p_phrase(test.p)} "
-        f"on {summary.finished} finished of {summary.games} games{balance}"
+        f"{summary.label}: by seed {summary.seat_test.describe()}; the χ² over games, which "
+        f"counts a seed's {per_seed:g} games as independent, would say χ² = "
+        f"{chi.statistic:.2f}, {_p_phrase(chi.p)}{deff}{balance}"
     )
 
 

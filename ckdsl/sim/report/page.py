@@ -23,9 +23,11 @@ from ckdsl.sim.report.cells import (
     _significance,
     _value,
     format_p,
+    headline_columns,
     headline_rows,
 )
 from ckdsl.sim.report.plots import Plot, _save, figures
+from ckdsl.sim.report.readouts import UNIT_LINE, equivalence_lines, interaction_rows
 
 __all__ = [
     "render_html",
@@ -43,7 +45,9 @@ h1 { font-size: 1.6em; margin: 0.2em 0 0.1em; }
 h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #d8dee4; padding-bottom: 4px; }
 h3 { font-size: 1.05em; margin-top: 1.5em; }
 p.lead { color: #57606a; margin-top: 0; }
-table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; width: 100%; }
+.scroll { overflow-x: auto; margin: 0.6em 0 1em; }
+table { border-collapse: collapse; font-size: 0.92em; width: 100%; }
+td:first-child { min-width: 12em; }
 th, td { padding: 4px 8px; border-bottom: 1px solid #e5e9ee; vertical-align: top; }
 td .mono { overflow-wrap: anywhere; }
 th { text-align: left; background: #f4f6f8; font-weight: 600; }
@@ -82,7 +86,10 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
             for i, c in enumerate(row)
         )
         body.append(f"<tr{cls}>{cells}</tr>")
-    return f"<table><thead><tr>{cols}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (
+        f"<div class='scroll'><table><thead><tr>{cols}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 class _Row(list[str]):
@@ -155,7 +162,13 @@ def _design_section(report: ComparisonReport, run: Mapping[str, str | int] | Non
     stopping = report.stopping.describe() if report.stopping else "fixed number of games"
     facts = [
         ("Stopping rule", _e(stopping)),
-        ("Intervals", _e(f"{level}; means: {method}; proportions: Wilson / Newcombe")),
+        (
+            "Intervals",
+            _e(
+                f"{level}; means: {method} over seeds; proportions: Wilson on the effective "
+                "number of games (clustered by seed); paired differences: over seeds"
+            ),
+        ),
         (
             "Multiplicity",
             _e(
@@ -181,28 +194,34 @@ def _design_section(report: ComparisonReport, run: Mapping[str, str | int] | Non
 
 
 def _headline_section(report: ComparisonReport, comparison: Comparison) -> str:
-    level = _pct(report.level)
     head = [
         "metric",
         f"A: {_e(comparison.base)}",
         f"B: {_e(comparison.variant)}",
-        f"Δ B − A [{level} CI]",
-        "p",
-        "p (Holm)",
-        "significant",
+        *(_e(h) for h in headline_columns(report)),
         "test",
     ]
     rows = [
-        _sig_row([_e(c) for c in row] + [_e(d.test)], d.significant)
-        for d, row in zip(comparison.headline, headline_rows(comparison), strict=True)
+        _sig_row([_e(c) for c in row] + [_e(d.test if d.p is not None else "none")], d.significant)
+        for d, row in zip(
+            comparison.headline, headline_rows(comparison, bool(report.margins)), strict=True
+        )
     ]
     parts = [f"<h3>{_e(comparison.variant)} against {_e(comparison.base)}</h3>"]
-    parts.append(_table(head, rows, numeric=(1, 2, 3, 4, 5)))
+    parts.append(_table(head, rows, numeric=(1, 2, 3, 4, 5, 7)))
+    parts.append(
+        f"<p class='muted'>MDE: the smallest true difference the paired test (α = "
+        f"{1 - report.level:.2g}, before correction) detects with {report.power:.0%} power on "
+        f"these seeds.</p>"
+    )
     balance = "".join(
         f"<li>{_e(_balance_text(report.ruleset(label)))}</li>"
         for label in (comparison.base, comparison.variant)
     )
-    parts.append(f"<p><b>Seat balance</b> (χ² test of wins across seats):</p><ul>{balance}</ul>")
+    parts.append(
+        "<p><b>Seat balance</b> (are the seats' win shares equal? the seed as the unit):</p>"
+        f"<ul>{balance}</ul>"
+    )
     if comparison.pairing:
         rows_gain = []
         for row in comparison.pairing:
@@ -277,22 +296,23 @@ def _rulesets_section(report: ComparisonReport) -> str:
     level = _pct(report.level)
     parts = [
         "<p>Each rule set on its own: the mean with its "
-        f"{level} interval (Wilson over games for shares, t or bootstrap over seeds for "
-        "means), and the median with the quartiles of the per-game values. n counts the games "
-        "where the metric has a value (a metric that needs a winner has none for an "
-        "unfinished game).</p>"
+        f"{level} interval (Wilson for shares, on the effective number of games when a seed "
+        "has several; t or bootstrap over seeds for means), and the median with the quartiles "
+        "of the per-game values. games (seeds): where the metric has a value (a metric that "
+        "needs a winner has none for an unfinished game); the interval's unit is the seed.</p>"
     ]
     for group, names in groups.items():
         head = ["metric"]
         for summary in report.rulesets:
-            head += [f"{_e(summary.label)}: mean [CI]", "median (IQR)", "n"]
+            head += [f"{_e(summary.label)}: mean [CI]", "median (IQR)", "games (seeds)"]
         rows = []
         for name in names:
             label = first.metric(name)
             row = [_e(label.spec.label if label else name)]
             for summary in report.rulesets:
                 m = summary.metric(name)
-                row += [_e(_interval_text(m)), _e(_quartiles(m)), str(m.n if m else 0)]
+                count = f"{m.n} ({m.seeds})" if m else "0"
+                row += [_e(_interval_text(m)), _e(_quartiles(m)), count]
             rows.append(row)
         numeric = tuple(range(1, len(head)))
         table = _table(head, rows, numeric=numeric)
@@ -319,7 +339,8 @@ def _rulesets_section(report: ComparisonReport) -> str:
     parts.append("<h3>Win rate by bot</h3>")
     parts.append(
         "<p>Wins over the seats the bot held (a game with the bot in two seats counts "
-        "twice), with Wilson intervals.</p>"
+        "twice), with Wilson intervals on the effective number of seats held (clustered by "
+        "seed).</p>"
     )
     parts.append(
         _table(["rule set", "bot", "version", "wins", "seats held", "win rate"], rows, (3, 4, 5))
@@ -386,6 +407,27 @@ def _png(plot: Plot) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def _interactions_section(report: ComparisonReport) -> str:
+    head, rows = interaction_rows(report)
+    intro = (
+        "<p>The same seeds under each line-up; for each headline metric, the variant's effect "
+        "within each line-up (paired t over seeds) and the test that the effects are equal "
+        "(the line-up × variant interaction, Hotelling's T² on the per-seed effects; Holm "
+        "over the metrics).</p>"
+    )
+    table = _table(
+        [_e(h) for h in head],
+        [[_e(c) for c in row] for row in rows],
+        numeric=tuple(range(2, len(head) - 1)),
+    )
+    verdicts = "".join(
+        f"<li>{_e(item.verdict())}</li>"
+        for item in report.interactions
+        if item.metric != "seat_balance"
+    )
+    return intro + table + f"<ul class='verdict'>{verdicts}</ul>"
+
+
 def render_html(report: ComparisonReport, *, run: Mapping[str, str | int] | None = None) -> str:
     """The report as one self-contained HTML page (no script, no external reference).
 
@@ -396,9 +438,8 @@ def render_html(report: ComparisonReport, *, run: Mapping[str, str | int] | None
     title = f"{variants} against {report.base}"
     body = [f"<h1>Rule-set comparison: {_e(title)}</h1>"]
     body.append(
-        "<p class='lead'>Made by <span class='mono'>ckdsl compare</span>. Differences are "
-        "B − A: the variant minus the base. Every interval and test treats the seed (all the "
-        "games played on one seed) as the unit.</p>"
+        f"<p class='lead'>{_e(UNIT_LINE)} Made by <span class='mono'>ckdsl compare</span>. "
+        "Differences are B − A: the variant minus the base.</p>"
     )
     body.append("<h2>Design</h2>")
     body.append(_design_section(report, run))
@@ -408,6 +449,13 @@ def render_html(report: ComparisonReport, *, run: Mapping[str, str | int] | None
     body.append("</ul>")
     body.append("<h2>Headline metrics</h2>")
     body.extend(_headline_section(report, c) for c in report.comparisons)
+    lines = equivalence_lines(report)
+    if lines:
+        body.append("<h2>Equivalence</h2><p>Two one-sided tests (TOST) against each margin.</p>")
+        body.append("<ul>" + "".join(f"<li>{_e(line)}</li>" for line in lines) + "</ul>")
+    if report.interactions:
+        body.append("<h2>Does the effect depend on the bots?</h2>")
+        body.append(_interactions_section(report))
     body.append("<h2>Figures</h2>")
     for plot in figures(report):
         body.append(

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
 from ckdsl.sim.report.cells import _pct
+from ckdsl.sim.report.figures import forest_figure, seed_difference_figure
+from ckdsl.sim.report.readouts import forest_rows, seed_differences
 
 __all__ = [
     "Plot",
@@ -115,15 +117,17 @@ def _win_rate_plot(report: ComparisonReport) -> Plot:
     ax.set_xticks(x, [f"seat {s + 1}" for s in range(seats)])
     ax.set_xlim(-0.5, seats - 0.5)
     ax.set_ylabel("games won (%)")
-    ax.set_title(f"Win rate by seat, with {_pct(report.level)} Wilson intervals")
+    ax.set_title(f"Win rate by seat, with {_pct(report.level)} intervals clustered by seed")
     ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=count)
     level = _pct(report.level)
     caption = (
         f"Each bar is the share of all games (unfinished ones included) that the seat won, "
-        f"with its {level} Wilson interval. The dotted line in a rule set's colour is an equal "
+        f"with its {level} Wilson interval on the effective number of games (the games of a "
+        "seed are not independent: the interval counts them as the design effect of their "
+        "clustering says). The dotted line in a rule set's colour is an equal "
         "share of its finished games (finished share ÷ seats): a bar whose interval misses "
-        "its line points to a seat advantage. Read the seat-balance χ² test in the tables "
-        "before drawing a conclusion about a single seat."
+        "its line points to a seat advantage. Read the seat-balance test (by seed) in the "
+        "tables before drawing a conclusion about a single seat."
     )
     return Plot("win_rate_by_seat", "Win rate by seat", caption, figure)
 
@@ -145,7 +149,9 @@ def _length_plot(report: ComparisonReport) -> Plot:
             levels = np.linspace(0, 100, len(quantiles))
             ecdf.step(quantiles, levels, where="post", color=_colour(i), label=summary.label)
     hist.set_xlabel("turns")
-    hist.set_ylabel("games (%)")
+    edges = report.rulesets[0].turns_histogram[0]
+    width = f" per {edges[1] - edges[0]:g}-turn bin" if len(edges) > 1 else ""
+    hist.set_ylabel(f"games (%){width}")
     hist.set_title("Distribution of game length")
     ecdf.set_xlabel("turns")
     ecdf.set_ylabel("games over by then (%)")
@@ -153,9 +159,10 @@ def _length_plot(report: ComparisonReport) -> Plot:
     ecdf.legend(frameon=False, loc="upper left")
     caption = (
         "Left: the share of games that lasted each range of turns (the same bins for every "
-        "rule set). Right: the share of games over by each turn (an empirical cumulative "
-        "distribution); a curve further right means longer games, a steeper one less varied "
-        "lengths. Games stopped by the turn limit pile up at the right-hand edge of both "
+        "rule set, each a whole number of turns wide). Right: the share of games over by "
+        "each turn (an empirical cumulative distribution); a curve further right means "
+        "longer games, a steeper one less varied lengths. Games stopped by the turn limit "
+        "pile up at the right-hand edge of both "
         "panels: they are counted, never dropped."
     )
     return Plot("game_length", "Game length", caption, figure)
@@ -251,7 +258,36 @@ def _barbarian_plot(report: ComparisonReport) -> Plot:
     return Plot("barbarians", "Barbarian outcomes", caption, figure)
 
 
+def _forest_plot(report: ComparisonReport) -> Plot:
+    level = _pct(report.level)
+    figure = forest_figure(forest_rows(report), level, COLOURS)
+    caption = (
+        f"Each headline difference B − A (variant minus base) with its {level} interval, "
+        "paired on seeds, one panel per metric in its own unit; a filled diamond is "
+        "significant after Holm's correction, an open circle is not. An interval that "
+        "crosses the vertical line at 0 does not show a difference; where a margin of "
+        "equivalence was given (--margin), the grey band is (−margin, +margin), and an "
+        "interval inside it is a small effect. The variant × seat test, which has no single "
+        "difference, is in the table."
+    )
+    return Plot("forest", "Forest plot of the paired differences", caption, figure)
+
+
+def _seed_difference_plot(report: ComparisonReport) -> Plot:
+    data, labels = seed_differences(report)
+    figure = seed_difference_figure(data, labels, COLOURS)
+    caption = (
+        "For each headline metric, the distribution of the per-seed differences B − A (the "
+        "games of a seed averaged first): what the paired interval summarizes. The dashed "
+        "line is their mean. A narrow peak at 0 means the seeds gave the same games under "
+        "both rule sets; a wide or skewed spread asks for the bootstrap (--bootstrap)."
+    )
+    return Plot("seed_differences", "Per-seed differences", caption, figure)
+
+
 PLOTS: tuple[Callable[[ComparisonReport], Plot], ...] = (
+    _forest_plot,
+    _seed_difference_plot,
     _win_rate_plot,
     _length_plot,
     _trajectory_plot,

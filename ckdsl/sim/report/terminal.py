@@ -5,11 +5,21 @@ tests, the pairing gain, the verdicts and warnings (rich, on stdout).
 from __future__ import annotations
 
 import sys
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ckdsl.sim.compare.analysis import ComparisonReport
+
+if TYPE_CHECKING:
+    from rich.console import Console
 from ckdsl.sim.compare.verdicts import format_delta
-from ckdsl.sim.report.cells import _balance_text, _design_line, _gain_text, _pct, headline_rows
+from ckdsl.sim.report.cells import (
+    _balance_text,
+    _design_line,
+    _gain_text,
+    headline_columns,
+    headline_rows,
+)
+from ckdsl.sim.report.readouts import UNIT_LINE, equivalence_lines, interaction_rows
 
 __all__ = [
     "print_report",
@@ -31,6 +41,7 @@ def print_report(
     if width is None and not out.isatty():
         width = 120
     console = Console(file=out, width=width, highlight=False, soft_wrap=False)
+    console.print(Text(UNIT_LINE))
     for summary in report.rulesets:
         hashes = ", ".join(h[:12] for h in summary.rules_hashes) or "?"
         console.print(
@@ -50,19 +61,21 @@ def print_report(
             caption_justify="left",
         )
         table.add_column("metric", ratio=1)
-        table.add_column(f"A: {comparison.base}", justify="right")
-        table.add_column(f"B: {comparison.variant}", justify="right")
-        table.add_column(f"Δ B − A [{_pct(report.level)} CI]", justify="right", no_wrap=True)
-        table.add_column("p", justify="right", no_wrap=True)
-        table.add_column("p Holm", justify="right", no_wrap=True)
-        table.add_column("signif.", justify="center", no_wrap=True)
-        for d, row in zip(comparison.headline, headline_rows(comparison), strict=True):
+        table.add_column(f"A: {comparison.base}", justify="right", no_wrap=True)
+        table.add_column(f"B: {comparison.variant}", justify="right", no_wrap=True)
+        for name in headline_columns(report):
+            if name == "signif.":
+                table.add_column(name, justify="center", no_wrap=True)
+            else:
+                table.add_column(name, justify="right", no_wrap=True)
+        rows = headline_rows(comparison, bool(report.margins))
+        for d, row in zip(comparison.headline, rows, strict=True):
             style = "bold" if d.significant else None
             table.add_row(*row, style=style)
         console.print(table)
-        console.print("[bold]Seat balance[/bold] (χ² test of wins across seats):")
+        console.print("[bold]Seat balance[/bold] (are the seats' win shares equal?):")
         for label in (comparison.base, comparison.variant):
-            console.print("  " + _balance_text(report.ruleset(label)), highlight=False)
+            console.print(Text("  " + _balance_text(report.ruleset(label))))
         if comparison.pairing:
             console.print(
                 "[bold]Pairing gain[/bold] (variance unpaired ÷ paired): " + _gain_text(comparison)
@@ -82,3 +95,34 @@ def print_report(
             console.print(f"  … and {len(found) - 12} more (see --json or --report)")
         for warning in comparison.warnings:
             console.print(Text(f"warning: {warning}"), style="yellow")
+    lines = equivalence_lines(report)
+    if lines:
+        console.print()
+        console.print("[bold]Equivalence[/bold] (TOST against --margin):")
+        for line in lines:
+            console.print(Text("  • " + line))
+    if report.interactions:
+        _print_interactions(console, report)
+
+
+def _print_interactions(console: Console, report: ComparisonReport) -> None:
+    """The line-up × variant table and its verdicts."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    head, rows = interaction_rows(report)
+    console.print()
+    table = Table(
+        title="Does the effect depend on the bots? (line-up × variant, paired on seeds)",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+    )
+    for i, name in enumerate(head):
+        table.add_column(name, justify="left" if i < 2 else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    for item in report.interactions:
+        if item.metric != "seat_balance":
+            console.print(Text("  • " + item.verdict()))

@@ -24,8 +24,16 @@ its difference on unpaired designs          Welch t, or a two-sample bootstrap
                                             (:func:`diff_independent_mean`)
 was the pairing worth it?                   variance of the paired against the unpaired mean
                                             difference (:func:`pairing_gain`)
-are the seats balanced?                     χ² goodness of fit to equal shares
-                                            (:func:`seat_balance`)
+are the seats balanced?                     with one game per seed, χ² goodness of fit
+                                            to equal shares (``balance.seat_balance``);
+                                            with several, Hotelling's T² on the per-seed
+                                            win shares (``seeds.seat_balance_by_seed``)
+a proportion over games of several seeds    Wilson on the effective number of games
+                                            (``seeds.clustered_wilson``)
+does the variant change seat balance?       Hotelling's T² on the per-seed changes
+                                            (``seeds.seat_change``)
+"no change", power, sample size             TOST, minimum detectable effect, seeds needed
+                                            (``planning``)
 many metrics at once                        Holm (family-wise error) for the headline
                                             metrics, Benjamini–Hochberg (false discovery
                                             rate) for an exploratory panel (:func:`holm`,
@@ -62,8 +70,10 @@ stop as soon as the answer is clear         fishtest's generalised SPRT on a bou
   equal, for instance) it cannot be computed, and the percentile interval of the same
   bootstrap distribution is reported instead: ``method`` says which was used. The p-value
   always comes from the t-test (``test`` says which); scipy's bootstrap gives no p-value.
-- **Seat balance.** The χ² omnibus test of wins across seats comes before any claim about a
-  single seat; only finished games have a winner, so the test counts those.
+- **Seat balance.** The omnibus test of wins across seats comes before any claim about a
+  single seat. With rotated seats the games of a seed are far from independent (the same
+  seat wins most of a seed's rotations), so the test runs on per-seed win shares
+  (``seeds``); the χ² over games is valid only with one game per seed.
 - **Multiplicity.** In a report of twenty unchanged metrics, expect one "significant"
   difference at 5 % by chance alone. Holm (1979, Scand J Stat 6:65) controls the family-wise
   error and is never less powerful than Bonferroni; Benjamini–Hochberg (1995, JRSS B
@@ -75,5 +85,6 @@ stop as soon as the answer is clear         fishtest's generalised SPRT on a bou
 
 The modules: ``results`` (:class:`~ckdsl.sim.stats.results.Interval`, JSON rounding), and
 over it ``proportions``, ``means`` (with :func:`~ckdsl.sim.stats.means.block_means` and
-:func:`~ckdsl.sim.stats.means.pairing_gain`), ``balance``, ``multiplicity`` and ``sprt``.
+:func:`~ckdsl.sim.stats.means.pairing_gain`), ``balance``, ``multiplicity`` and ``sprt``;
+``seeds`` (seat statistics with the seed as the unit) and ``planning`` (equivalence, power).
 """

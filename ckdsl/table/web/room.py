@@ -3,26 +3,33 @@ seat may see, and answers checked before they reach ``Game.answer``.
 
 The room trusts nothing a page sends: a seat is known only by its secret token, an
 answer is text that must be one of that seat's legal answers now, a save is uploaded
-content whose rules and map must be the ones the table was started with. Every refusal
-is a ``Refused`` with an HTTP status and a message, and changes nothing.
+content whose rules and map must be the ones the table was started with, and which must
+reach the state it says it reached. Every refusal is a ``Refused`` with an HTTP status
+and a message, and changes nothing.
+
+A seat is shown only what its player may know. A save holds the seed and every answer:
+replayed, it shows every hand and the dice to come, so a game in progress is saved only
+by the host (the person who started ``ckdsl serve``, who holds the host token); a seat
+saves a game once it is over. Replacing the game (a new one, or a save loaded) is the
+host's call, or every person's: each seat's request is counted until all of them asked
+for the same thing. Seeds are drawn from ``secrets``, so nobody can tell the next dice.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ckdsl.bots import Bot, bot_seed
 from ckdsl.bots.base import BotSpec
+from ckdsl.core.decisions import IllegalAnswer
+from ckdsl.core.pieces import points_breakdown
+from ckdsl.core.view import visible_event
 from ckdsl.diagnostics import CkdslError
-from ckdsl.engine.decisions import IllegalAnswer
-from ckdsl.engine.game import Game
-from ckdsl.engine.notation import format_option, parse_answer
-from ckdsl.engine.pieces import points_breakdown
-from ckdsl.engine.view import visible_event
 from ckdsl.l10n.catalog import Catalog, all_languages, load_catalog
 from ckdsl.l10n.refusals import render, say
 from ckdsl.reports.game import log_renderer, scores
@@ -30,9 +37,18 @@ from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
 from ckdsl.table.answers import localized
-from ckdsl.table.status import pending_details, source_name, title_line
+from ckdsl.table.status import (
+    counter_line,
+    decision_name,
+    pending_details,
+    source_name,
+    title_line,
+)
+from ckdsl.turn.game import Game
+from ckdsl.turn.notation import format_option, parse_answer
 
 LOG_LINES = 60  # the last lines of the log a page shows
+SPECTATOR = -2  # the seat of the plain address: the log masked as at a hot-seat table
 # The page's own words, from the locale (``messages.table_*``).
 PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
@@ -50,6 +66,11 @@ class Refused(Exception):
         self.message = message
 
 
+def fresh_seed() -> int:
+    """A game's seed nobody can guess: from ``secrets``, 63 bits."""
+    return secrets.randbits(63)
+
+
 @dataclass
 class Room:
     """A game, its seats (a bot spec, or None for a person) and the people's tokens."""
@@ -57,10 +78,17 @@ class Room:
     setup: GameSetup
     specs: Sequence[BotSpec | None]
     tokens: dict[str, int] = field(default_factory=dict)  # token -> seat
+    host: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    # What seats asked for and the host has not done (a new game, a save loaded, by the
+    # save's sha256) -> the seats that asked; forgotten once the game is replaced.
+    asked: dict[str, set[int]] = field(default_factory=dict)
     game: Game = field(init=False)
     bots: list[Bot | None] = field(init=False)
     version: int = 0  # bumped on every change, so a page polls cheaply
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # What each seat was last shown, by language, and at which version: a page open twice,
+    # or asking again, is not drawn again (drawing is most of a request's time).
+    shown: dict[tuple[int, str], tuple[int, dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for seat, spec in enumerate(self.specs):
@@ -71,6 +99,7 @@ class Room:
     def _begin(self, game: Game) -> None:
         seed = self.setup.seed
         self.game = game
+        self.asked.clear()
         self.bots = [
             None if spec is None else spec.make(bot_seed(seed, seat))
             for seat, spec in enumerate(self.specs)
@@ -82,9 +111,26 @@ class Room:
         """The seat of ``token``; refused (403) for anything else."""
         if isinstance(token, str):
             for known, seat in self.tokens.items():
-                if secrets.compare_digest(known.encode(), token.encode()):
+                if _same(known, token):
                     return seat
         raise Refused(403, "not a seat at this table (a wrong or missing token)")
+
+    def is_host(self, host: object) -> bool:
+        return isinstance(host, str) and _same(self.host, host)
+
+    def _agreed(self, token: object, host: object, what: str) -> list[int]:
+        """The human seats still to ask for ``what`` before it is done ([]: do it now,
+        asked by the host or by every seat); refused (403) for a stranger."""
+        if self.is_host(host):
+            return []
+        seat = self.seat_of(token)
+        asking = self.asked.setdefault(what, set())
+        asking.add(seat)
+        return sorted(set(self.tokens.values()) - asking)
+
+    def _waiting(self, seats: list[int]) -> dict[str, Any]:
+        colours = self.game.rules.names("player_colours")
+        return {"version": self.version, "waiting": [colours[s] for s in seats]}
 
     # --- changes -------------------------------------------------------------------------
 
@@ -122,19 +168,23 @@ class Room:
                 return
             game.answer(bot.choose(game.view(game.pending.player)))
 
-    def new_game(self, token: object) -> None:
+    def new_game(self, token: object, host: object = None) -> dict[str, Any]:
+        """A new game on a fresh seed, once the host or every seat asked for it; until
+        then, ``{"waiting": [the colours still to ask]}``."""
         with self.lock:
-            self.seat_of(token)
-            self.setup = GameSetup(
-                self.setup.rules, self.setup.map, self.setup.layout, self.setup.players,
-                self.setup.seed + 1,
-            )  # fmt: skip
+            waiting = self._agreed(token, host, "new")
+            if waiting:
+                return self._waiting(waiting)
+            self.setup = replace(self.setup, seed=fresh_seed())
             self._begin(start(self.setup))
+            return {"version": self.version}
 
-    def load(self, token: object, content: object) -> None:
-        """Replace the game by an uploaded save (its text), of this table's rules and map."""
+    def load(self, token: object, content: object, host: object = None) -> dict[str, Any]:
+        """Replace the game by an uploaded save (its text), of this table's rules and map,
+        once the host or every seat asked to load that very save (as ``new_game``)."""
         with self.lock:
-            self.seat_of(token)
+            if not self.is_host(host):
+                self.seat_of(token)  # a stranger is refused before anything is read
             if not isinstance(content, str) or len(content) > 2_000_000:
                 raise Refused(400, "a save is uploaded as its text (at most 2 MB)")
             setup = self.setup
@@ -143,16 +193,30 @@ class Room:
                 same = (saved.rules, saved.map, saved.players)
                 return same == (setup.rules, setup.map, setup.players)
 
-            try:
+            try:  # checked before it is counted: a seat learns at once what is wrong
                 game, saved = replay_text(content, "the uploaded save", offered)
             except CkdslError as err:
                 raise Refused(422, "; ".join(d.message for d in err.diagnostics)) from None
+            digest = hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()
+            waiting = self._agreed(token, host, f"load {digest}")
+            if waiting:
+                return self._waiting(waiting)
             self.setup = saved
             self._begin(game)
+            return {"version": self.version}
 
-    def save(self, token: object) -> dict[str, Any]:
+    def save(self, token: object, host: object = None) -> dict[str, Any]:
+        """The game as a save file: the host's at any time, a seat's once the game is
+        over (a save of a game in progress would show every hand and the dice to come)."""
         with self.lock:
-            self.seat_of(token)
+            if not self.is_host(host):
+                self.seat_of(token)
+                if not self.game.state.over:
+                    message = (
+                        "a game in progress is saved by the host only: its save holds the "
+                        "seed, so it shows every hand and the dice to come"
+                    )
+                    raise Refused(403, message)
             return dict(save_data(self.game, self.setup))
 
     # --- what a seat sees ----------------------------------------------------------------
@@ -161,7 +225,18 @@ class Room:
         """Everything the seat's page shows, in ``lang``: only what that seat may know."""
         with self.lock:
             seat = self.seat_of(token)
-            return self._state(seat, self._catalog(lang))
+            catalog = self._catalog(lang)
+            version, found = self.shown.get((seat, catalog.language), (None, {}))
+            if version != self.version:
+                found = self._state(seat, catalog)
+                self.shown[seat, catalog.language] = (self.version, found)
+            return found
+
+    def spectate(self, lang: object) -> dict[str, Any]:
+        """What anyone at the plain address sees: the public part of the game only (no
+        hand, no progress card, the log's secrets masked), and no answer to give."""
+        with self.lock:
+            return self._state(SPECTATOR, self._catalog(lang))
 
     def _catalog(self, lang: object) -> Catalog:
         """The catalog of ``lang`` with the table's rule set's names; refused (400) for a
@@ -173,10 +248,13 @@ class Room:
 
     def _state(self, seat: int, catalog: Catalog) -> dict[str, Any]:
         game = self.game
-        view = game.view(seat)
+        watching = seat == SPECTATOR
+        # A spectator is shown only what every seat sees alike in a view (points, counts,
+        # levels): the first seat's view serves for that; its hand is never read.
+        view = game.view(0 if watching else seat)
         state, rules = view.state, view.rules
         colours = rules.names("player_colours")
-        me = state.players[seat]
+        me = None if watching else state.players[seat]
         renderer = log_renderer(game, catalog)
         log = renderer.lines(visible_event(e, seat) for e in game.events[-4 * LOG_LINES :])
         mine = not state.over and game.pending.player == seat
@@ -207,14 +285,17 @@ class Room:
         return {
             "version": self.version,
             "seat": seat,
-            "colour": colours[seat],
+            "spectator": watching,
+            "colour": None if watching else colours[seat],
             "language": catalog.language,
             "languages": list(all_languages()),
             "turn": state.turn,
             "current": state.current,
             "tracks": [catalog.name("tracks", t.id) for t in rules.tracks],
             "players": players,
-            "hand": [
+            "hand": []
+            if me is None
+            else [
                 {"good": g, "name": catalog.good_name(g), "count": me.hand[i]}
                 for i, g in enumerate(rules.goods)
                 if me.hand[i]
@@ -225,9 +306,9 @@ class Room:
                     "name": catalog.card_name(card),
                     "text": catalog.card_text(card),
                 }
-                for card in me.progress
+                for card in ([] if me is None else me.progress)
             ],
-            "board": position_svg(game, catalog, highlight=mine, seat=seat),
+            "board": position_svg(game, catalog, highlight=mine, seat=None if watching else seat),
             "dice": dice,
             "barbarians": {
                 "name": catalog.name("concepts", "barbarians"),
@@ -242,6 +323,7 @@ class Room:
                 ),
             },
             "titles": title_line(game, catalog),
+            "counters": counter_line(game, catalog),
             "rules": {
                 "name": ruleset.name,
                 "description": ruleset.description,
@@ -277,12 +359,15 @@ class Room:
         game = self.game
         colours = game.rules.names("player_colours")
         turn = catalog.message("table_turn", turn=game.state.turn)
+        if seat == SPECTATOR:
+            turn = f"{catalog.message('table_spectator')} · {turn}"
         if game.state.over:
             return f"{turn} · {catalog.message('table_over')}"
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
-        kind = game.pending.kind
-        said = (
-            catalog.message(f"decision_{kind}") if catalog.has_message(f"decision_{kind}") else kind
-        )
-        return f"{turn} · {catalog.message(key, player=who)} ({said})"
+        return f"{turn} · {catalog.message(key, player=who)} ({decision_name(game, catalog)})"
+
+
+def _same(known: str, given: str) -> bool:
+    """``given`` is the token ``known`` (compared in constant time)."""
+    return secrets.compare_digest(known.encode(), given.encode("utf-8", "surrogatepass"))

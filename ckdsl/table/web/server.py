@@ -1,15 +1,23 @@
 """The web table's HTTP side (Starlette, served by uvicorn): a page and a small JSON API.
 
     GET  /                      the page (static files, nothing loaded from elsewhere)
-    GET  /api/state?seat=T&lang=L[&since=V]   what seat T sees ({"version": V} if unchanged)
+    GET  /api/state?seat=T&lang=L[&since=V]   what seat T sees ({"version": V} if unchanged);
+                                without a seat: what a spectator sees (public, read only)
     POST /api/answer  {"seat": T, "answer": "build road 12-13", "lang": L}  (L: of a refusal)
-    POST /api/new     {"seat": T}           a new game (the next seed)
-    POST /api/load    {"seat": T, "save": "<a save file's text>"}
-    GET  /api/save?seat=T                   the game as a save file (a download)
+    POST /api/new     {"seat": T | "host": H}             a new game (a fresh seed)
+    POST /api/load    {"seat": T | "host": H, "save": "<a save file's text>"}
+    GET  /api/save?seat=T | ?host=H          the game as a save file (a download)
 
 Every reply is JSON; a refusal is ``{"error": "..."}`` with a 4xx status and changes
 nothing. No request names a file: saves travel as content, and the rules and the map are
-the ones the server was started with.
+the ones the server was started with. A new game or a load asked by a seat, not the host,
+waits for every seat (``{"waiting": [colours]}``, 202); a seat saves a game once it is
+over (``room.Room``).
+
+Bodies are counted as they arrive and refused past ``MAX_BODY`` (a chunked body names no
+length); text that is not Unicode (a lone surrogate) is refused. Whatever takes the room's
+lock runs in a worker thread, so a bot's long turn never stalls the event loop: other
+seats' polls are answered meanwhile. The server's own limits are in ``limits``.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -37,17 +45,29 @@ def make_app(room: Room) -> Starlette:
     async def refused(request: Request, exc: Exception) -> Response:
         """Every refusal (``Refused``, from any handler) as a JSON error; nothing changed."""
         assert isinstance(exc, Refused)
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        # A body refused half-read is not read on: the connection closes after the answer.
+        headers = {"Connection": "close"} if exc.status == 413 else None
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=headers)
 
     async def body(request: Request) -> dict[str, Any]:
+        too_big = Refused(413, f"a request body is at most {MAX_BODY} bytes")
         declared = request.headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-            raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise Refused(413, f"a request body is at most {MAX_BODY} bytes")
+            raise too_big
+        raw = bytearray()
+        try:
+            async for chunk in request.stream():  # counted as it comes: chunked names no size
+                raw += chunk
+                if len(raw) > MAX_BODY:
+                    raise too_big
+        except ClientDisconnect:
+            raise Refused(400, "the request was not sent whole") from None
         try:
             data = json.loads(raw)
+            json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate fails
+        except UnicodeEncodeError:  # (a ValueError too)
+            message = "the request holds text that is not Unicode (a lone surrogate)"
+            raise Refused(400, message) from None
         except (ValueError, RecursionError):
             raise Refused(400, "the request is not valid JSON") from None
         if not isinstance(data, dict):
@@ -59,11 +79,15 @@ def make_app(room: Room) -> Starlette:
 
     async def state(request: Request) -> Response:
         query = request.query_params
-        since = query.get("since")
+        since, token = query.get("since"), query.get("seat")
         if since is not None and since == str(room.version):
-            room.seat_of(query.get("seat"))
+            if token:  # no token: a spectator (a wrong one is refused)
+                room.seat_of(token)
             return JSONResponse({"version": room.version})
-        found = await run_in_threadpool(room.state, query.get("seat"), query.get("lang", "en"))
+        if not token:  # the plain address: the game as anyone may see it
+            found = await run_in_threadpool(room.spectate, query.get("lang", "en"))
+            return JSONResponse(found)
+        found = await run_in_threadpool(room.state, token, query.get("lang", "en"))
         return JSONResponse(found)
 
     async def answer(request: Request) -> Response:
@@ -73,16 +97,17 @@ def make_app(room: Room) -> Starlette:
         return JSONResponse({"version": room.version})
 
     async def new(request: Request) -> Response:
-        await run_in_threadpool(room.new_game, (await body(request)).get("seat"))
-        return JSONResponse({"version": room.version})
+        data = await body(request)
+        return _done(await run_in_threadpool(room.new_game, data.get("seat"), data.get("host")))
 
     async def load(request: Request) -> Response:
         data = await body(request)
-        await run_in_threadpool(room.load, data.get("seat"), data.get("save"))
-        return JSONResponse({"version": room.version})
+        seat, host = data.get("seat"), data.get("host")
+        return _done(await run_in_threadpool(room.load, seat, data.get("save"), host))
 
     async def save(request: Request) -> Response:
-        data = room.save(request.query_params.get("seat"))
+        query = request.query_params
+        data = await run_in_threadpool(room.save, query.get("seat"), query.get("host"))
         headers = {"Content-Disposition": 'attachment; filename="ckdsl-game.json"'}
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers=headers)  # fmt: skip
@@ -99,3 +124,8 @@ def make_app(room: Room) -> Starlette:
         ],
         exception_handlers={Refused: refused},
     )
+
+
+def _done(reply: dict[str, Any]) -> Response:
+    """A change done (200), or waiting for other seats to ask for it too (202)."""
+    return JSONResponse(reply, status_code=202 if reply.get("waiting") else 200)

@@ -3,6 +3,7 @@
 "use strict";
 const params = new URLSearchParams(location.search);
 const seat = params.get("seat") || "";
+const host = params.get("host");  // the host's link only: new, load and save at once
 let lang = params.get("lang") || localStorage.getItem("ckdsl-lang") || "en";
 let version = null;
 let busy = false;
@@ -16,10 +17,10 @@ function make(tag, value) { return text(document.createElement(tag), value ?? ""
 async function call(path, payload) {
   const reply = await fetch(path, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seat, ...payload }),
+    body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? "" : data.error);
+  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error);
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -97,6 +98,9 @@ function show(s) {
     options.append(b);
   }
   $("options-title").hidden = !s.pending.yours;
+  // A spectator (the plain address) has no hand, no answers and no say over the game.
+  for (const id of ["save", "new", "you-title", "hand", "cards"]) $(id).hidden = s.spectator;
+  $("load").parentElement.hidden = s.spectator;
   $("offer").hidden = !s.pending.offers;
   if (s.pending.offers) tradeForm(s.goods);
   text($("details"), s.pending.details || "");
@@ -106,6 +110,7 @@ function show(s) {
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
   text($("titles"), `${w.titles}: ${s.titles}`);
+  text($("counters"), s.counters);
   const r = s.rules;
   $("rules-text").replaceChildren(
     make("div", `${r.name}${r.description ? ": " + r.description : ""}`),
@@ -183,7 +188,7 @@ $("lang").addEventListener("change", () => {
 $("new").addEventListener("click", () => {
   if (confirm(words.confirm_new || "Start a new game?")) call("/api/new", {});
 });
-$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}`; });
+$("save").addEventListener("click", () => { location.href = `/api/save?seat=${encodeURIComponent(seat)}${host ? `&host=${encodeURIComponent(host)}` : ""}`; });
 $("load").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (file && confirm(words.confirm_load || "Load this save?")) await call("/api/load", { save: await file.text() });
