@@ -235,9 +235,9 @@ def test_an_effect_that_would_run_forever_stops_and_the_game_goes_on(tmp_path: P
     result = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(_variant(tmp_path, hooks))])
     assert result.exit_code == 0 and time.monotonic() - started < 15
     assert (
-        "The hook turn_start stops at its line 1: the effect ran past its budget" in result.output
+        "The rule “Start of a turn” stops at its line 1: the effect ran past its budget" in result.output
     )
-    assert "The hook turn_end stops at its line 4" in result.output
+    assert "The rule “End of a turn” stops at its line 4" in result.output
     assert "Final scores" in result.output
 
 

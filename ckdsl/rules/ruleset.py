@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ckdsl.datautil import deep_merge
 from ckdsl.diagnostics import Diagnostic, JsonPath, Pos, display_path, sorted_diagnostics
-from ckdsl.jsondata import JsonObject, JsonValue, obj, text
+from ckdsl.jsondata import JsonArray, JsonObject, JsonValue, arr, obj, text
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.schemagen import fixed_sections, id_keyed_sections
@@ -500,7 +500,9 @@ def _deep_merge(
     dst: JsonPath,
     src: JsonPath,
 ) -> None:
-    """Merge ``patch`` into ``target`` key by key; lists and texts are replaced whole."""
+    """Merge ``patch`` into ``target`` key by key; lists and texts are replaced whole,
+    but a list of entries with ids (improvement levels, knight levels) given as a mapping
+    by id changes those entries only (``_merge_by_id``)."""
     for key, value in patch.items():
         d, s = (*dst, key), (*src, key)
         current = target.get(key)
@@ -508,10 +510,38 @@ def _deep_merge(
             _merge_warning(draft, doc, current, value, d, s)
             _deep_merge(draft, doc, current, value, d, s)
             continue
+        if isinstance(value, dict) and _entries_with_ids(current):
+            _merge_by_id(draft, doc, arr(current), value, d, s)
+            continue
         target[key] = copy.deepcopy(value)
         draft.positions.drop(d)
         draft.positions.graft(doc.positions, s, d)
         draft.positions.set(d, key=doc.positions.key(s))
+
+
+def _entries_with_ids(value: JsonValue) -> bool:
+    return isinstance(value, list) and all(isinstance(e, dict) and "id" in e for e in value)
+
+
+def _merge_by_id(
+    draft: _Draft, doc: Document, target: JsonArray, patch: JsonObject, dst: JsonPath, src: JsonPath
+) -> None:
+    """``levels: {abbey: {cost: 2}}``: each entry named by its id is merged as a mapping;
+    the others stay as they are (an id the list lacks is an error at its key)."""
+    ids = [text(obj(e)["id"]) for e in target]
+    for key, value in patch.items():
+        s = (*src, key)
+        if key not in ids:
+            known = ", ".join(ids)
+            message = f"no entry '{key}' here to override{suggest(key, ids)} (ids: {known})"
+            draft.diagnostics.append(Diagnostic.at(doc.positions.key(s), message, s))
+            continue
+        d = (*dst, ids.index(key))
+        if not isinstance(value, dict):
+            message = f"'{key}': an entry is overridden by a mapping of what changes"
+            draft.diagnostics.append(Diagnostic.at(doc.positions.value(s), message, s))
+            continue
+        _deep_merge(draft, doc, obj(target[ids.index(key)]), value, d, s)
 
 
 # --- final checks -----------------------------------------------------------------

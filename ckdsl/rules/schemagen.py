@@ -51,8 +51,20 @@ def _rename_refs(node: JsonValue, prefix: str) -> JsonValue:
     return node
 
 
+_ID_ENTRIES = ("#/definitions/level",)
+"""Lists of entries with ids given by reference (the knight levels are written inline)."""
+
+
 def _partial(node: JsonValue) -> JsonValue:
-    """The same shape with nothing required, references pointing at partial shapes."""
+    """The same shape with nothing required, references pointing at partial shapes; a
+    list of entries with ids may also be a mapping by id of partial entries (an override
+    of some of them: ``levels: {abbey: {cost: 2}}``)."""
+    if isinstance(node, dict) and node.get("type") == "array" and _has_ids(node.get("items")):
+        items = _partial(node["items"])
+        whole = {k: _partial(v) for k, v in node.items() if k != "required"}
+        by_id: JsonObject = {"type": "object", "propertyNames": {"$ref": _DEFS + "id"},
+                 "additionalProperties": items}  # fmt: skip
+        return {"anyOf": [whole, by_id]}
     if isinstance(node, dict):
         out = {k: _partial(v) for k, v in node.items() if k != "required"}
         ref = out.get("$ref")
@@ -62,6 +74,15 @@ def _partial(node: JsonValue) -> JsonValue:
     if isinstance(node, list):
         return [_partial(v) for v in node]
     return node
+
+
+def _has_ids(items: JsonValue) -> bool:
+    if not isinstance(items, dict):
+        return False
+    if items.get("$ref") in _ID_ENTRIES:
+        return True
+    props = items.get("properties")
+    return isinstance(props, dict) and "id" in props
 
 
 def _resolve(schema: JsonObject, node: JsonObject) -> JsonObject:
