@@ -117,6 +117,9 @@ def cli() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point. Ctrl-C anywhere, start-up included, and a reader that
     closes the pipe end the run quietly (130; 0), never with a traceback."""
+    from ckdsl.commands.common import plain_warnings
+
+    plain_warnings()
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="ckdsl")
     except KeyboardInterrupt:

@@ -234,9 +234,8 @@ def test_an_effect_that_would_run_forever_stops_and_the_game_goes_on(tmp_path: P
     started = time.monotonic()
     result = CliRunner().invoke(cli, ["play", *FAST, "--rules", str(_variant(tmp_path, hooks))])
     assert result.exit_code == 0 and time.monotonic() - started < 15
-    assert (
-        "The rule “Start of a turn” stops at its line 1: the effect ran past its budget" in result.output
-    )
+    stopped = "The rule “Start of a turn” stops at its line 1: the effect ran past its budget"
+    assert stopped in result.output
     assert "The rule “End of a turn” stops at its line 4" in result.output
     assert "Final scores" in result.output
 

@@ -7,6 +7,7 @@ Every test works on a copy of rules/locales, never on the bundled files."""
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po
 
 from ckdsl.diagnostics import CkdslError
 from ckdsl.l10n.catalog import locale_path
@@ -30,19 +31,30 @@ MSGFMT = shutil.which("msgfmt")
 
 
 def edited_po(text: str, edits: dict[str, object], fuzzy: set[str] = frozenset()) -> bytes:
-    """``text`` (a PO file) with the msgstr of each context in ``edits`` replaced, as a PO
-    editor writes it back (Babel's writer, wrapped at 79 columns as Poedit does)."""
-    catalog = read_po(io.BytesIO(text.encode("utf-8")))
-    for message in catalog:
-        if message.context in edits:
-            message.string = edits[message.context]
-        if message.context in fuzzy:
-            message.flags.add("fuzzy")
-        elif message.context in edits:
-            message.flags.discard("fuzzy")
-    out = io.BytesIO()
-    write_po(out, catalog, width=79)
-    return out.getvalue()
+    """``text`` (a PO file) with the msgstr of each context in ``edits`` replaced (a tuple:
+    the plural forms), and ``fuzzy`` marked, as a PO editor saves it: every other line,
+    flags and comments included, as it was."""
+    blocks = text.split("\n\n")
+    for k, block in enumerate(blocks):
+        found = re.search(r'^msgctxt "(.*)"$', block, re.M)
+        key = found.group(1) if found else None
+        if key in edits:
+            value = edits[key]
+            strings = value if isinstance(value, tuple) else (value,)
+            kept = block.split("\nmsgstr")[0].split("\n")
+            if isinstance(value, tuple):
+                kept += [f"msgstr[{i}] {_po_quoted(s)}" for i, s in enumerate(strings)]
+            else:
+                kept.append(f"msgstr {_po_quoted(str(value))}")
+            block = "\n".join(kept)
+        if key in fuzzy:
+            block = block.replace("\nmsgctxt", "\n#, fuzzy\nmsgctxt", 1)
+        blocks[k] = block
+    return "\n\n".join(blocks).encode("utf-8")
+
+
+def _po_quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def test_plural_forms_are_cldr_s() -> None:
@@ -63,7 +75,7 @@ def test_export_names_each_entry_by_its_key_with_where_and_placeholders() -> Non
     assert "placeholders: {player}, {victim}" in steal.auto_comments
     # a Polish case form is right but no name msgfmt knows: its braces are not checked
     block = text[: text.index('msgctxt "messages.log_steal"')].rsplit("\n\n", 1)[-1]
-    assert "python-brace-format" not in block  # (Babel's reader adds it back: not asked)
+    assert "#, no-python-brace-format" in block  # (Babel's reader adds the other back)
     block = text[: text.index('msgctxt "messages.log_robber"')].rsplit("\n\n", 1)[-1]
     assert "#, python-brace-format" in block
     coin = catalog.get(("{count} coin", "{count} coin"), context="counted.coin")

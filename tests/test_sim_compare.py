@@ -510,3 +510,24 @@ def test_cli_refuses_bad_input(cli_run: dict[str, Any], tmp_path: Path) -> None:
     ):
         assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_lineup_interaction_is_found_where_the_effect_depends_on_the_bots() -> None:
+    def two_lineups(label: str, effect: float, extra: float) -> pd.DataFrame:
+        first = synthetic(label, seeds=40, turns_effect=effect)
+        # Other games on the same seed indices (so the two line-ups' effects vary apart).
+        second = synthetic(label, seeds=40, turns_effect=effect + extra, seed_offset=5000,
+                           bots=("heuristic", "random", "random", "random"))  # fmt: skip
+        second["lineup"] = 1
+        return pd.concat([first, second], ignore_index=True)
+
+    report = compare({"base": two_lineups("base", 0, 0), "b": two_lineups("b", 5, 10)}, base="base")
+    assert report.lineups == ("random×4", "heuristic, random×3")
+    turns = next(i for i in report.interactions if i.metric == "turns")
+    assert turns.significant and turns.test.df1 == 1
+    assert turns.effects[0].effect.contains(5.0) and turns.effects[1].effect.contains(15.0)
+    versus = turns.effects[1].versus_first
+    assert versus is not None and versus.contains(10.0)
+    assert "b: the effect on game length depends on the line-up" in turns.verdict()
+    margin = next(i for i in report.interactions if i.metric == "score_margin")
+    assert not margin.significant

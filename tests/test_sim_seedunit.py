@@ -163,7 +163,9 @@ def test_three_lineups_without_interaction_say_so() -> None:
 
 
 def test_lineup_names_are_short() -> None:
-    assert lineup_name(["heuristic:weights=bundled"] * 4) == "heuristic×4"
+    assert lineup_name(["heuristic:weights=bundled,version=3"] * 4) == "heuristic×4"
+    cautious = ["heuristic:weights=cautious.yaml"] * 2
+    assert lineup_name(["heuristic:weights=bundled"] * 2, cautious) == "heuristic:weights=bundled×2"
     assert lineup_name(["mcts", "heuristic", "heuristic", "random"]) == "mcts, heuristic×2, random"
 
 

@@ -53,7 +53,8 @@ def test_tune_climbs_towards_the_better_weights_and_resumes_the_same(tmp_path: P
 
     def play(experiment: Experiment, folder: Path) -> pd.DataFrame:
         spec = experiment.lineups[0][0]
-        data = yaml.safe_load(Path(spec.split("weights=", 1)[1]).read_text())
+        params = dict(p.split("=", 1) for p in spec.split(":", 1)[1].split(","))
+        data = yaml.safe_load(Path(params["weights"]).read_text())
         factor = data["weights"]["points"] / 100.0
         asked.append(factor)
         return _games(experiment, max(0.0, 1.0 - abs(np.log(factor / 3.0))))

@@ -1,8 +1,9 @@
 """Every command of the command-line tool (``ckdsl.cli`` is only the group), one module per
 command or a few that go together (``validate`` and ``schema``; ``cards``, ``explain`` and
 ``vocabulary``; the ``l10n`` group; ``play`` and ``replay``; ``scenario``; ``board`` and
-``watch``; ``bots``; ``serve``; ``tournament``; ``simulate``; ``compare``), and what they
-share (``common``). Each module imports only Click at the top: the libraries a command needs
+``watch``; ``bots``; ``serve``; ``tournament``; ``simulate``; ``compare``; ``sweep`` and
+``search``), and what they share (``common``). Each module imports only Click at the top:
+the libraries a command needs
 (pandas, pyarrow, matplotlib, Dask) load when it runs, so ``ckdsl --help`` stays fast."""
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ COMMANDS = {
     "tournament": "tournament",
     "ladder": "ladder",
     "tune": "tune",
+    "sweep": "sweep",
+    "search": "sweep",
 }
 """Each command of this package by name, with the module that defines it (a module exports
 its Click commands as ``COMMANDS``). A command line imports only the module of the command

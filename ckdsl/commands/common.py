@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -153,9 +153,69 @@ def table_of(
     return map_name or "standard", layout, players
 
 
+def _user_metrics(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
+    from ckdsl.sim.store import columns
+    from ckdsl.sim.user_metrics import parse_option
+
+    out: list[tuple[str, str]] = []
+    stored = [name for name, _, _ in columns()]
+    for text in values:
+        try:
+            out.append(parse_option(text, [*stored, *(name for name, _ in out)]))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return tuple(out)
+
+
+def user_metric_options(command: _F) -> _F:
+    """``--metric NAME=FORMULA`` (repeatable) and ``--keep-events``."""
+    command = click.option(
+        "--keep-events",
+        is_flag=True,
+        help="Keep each game's event log, compressed, in the results folder (DIR/_events; "
+        "read it with ckdsl.sim.event_logs.read_events).",
+    )(command)
+    return click.option(
+        "--metric",
+        "metrics",
+        multiple=True,
+        metavar="NAME=FORMULA",
+        callback=_user_metrics,
+        help="A column of your own: a formula of the effect DSL over the final state "
+        "(`ckdsl vocabulary`), per player when it names p, e.g. "
+        'walls_at_end="count(walls(p))". Repeatable.',
+    )(command)
+
+
 quiet_option = click.option(
     "--quiet", is_flag=True, help="No progress bar and no run report on stderr."
 )
+
+
+def plain_warnings() -> None:
+    """Show ckdsl's own warnings (``ckdsl.sim.store.OtherSources``: a results folder
+    made by other sources) as one line, ``warning: ...``, on stderr; others as Python
+    shows them."""
+    import warnings
+
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if getattr(category, "__module__", "").startswith("ckdsl."):
+            click.echo(f"warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
 
 
 MAX_SHOWN_PER_FILE = 100

@@ -529,6 +529,9 @@ def _play_and_compare(
             max_seeds=max(max_seeds, 1),
             on_batch=on_batch,
         )
+    from ckdsl.sim.provenance import describe
+    from ckdsl.sim.store import read_manifest
+
     stores = {
         plan.label: {
             "rules": plan.target,
@@ -537,6 +540,8 @@ def _play_and_compare(
             "layout": plan.experiment.layout,
             "rotate": plan.experiment.rotate,
             "folder": plan.folder,
+            # which ckdsl played it (its rule files' texts: the folder's manifest)
+            "sources": describe(read_manifest(out / plan.folder)),
         }
         for plan in plans
     }
@@ -567,11 +572,14 @@ def _emit(
     out: Path | None,
     table_format: str = "text",
 ) -> None:
+    from ckdsl.sim.provenance import run_facts as provenance_facts
+
     played = sum(r.played for r in results)
     run_facts: dict[str, str | int] = {
         "command": " ".join(command),
         "wall time": f"{wall:.1f} s",
         "games played in this run": played,
+        **provenance_facts(),
     }
     emit(report, as_json, table_format, report_path, plots_dir, quiet, run_facts)
     if not quiet:

@@ -80,7 +80,7 @@ def serve(
         room = Room(setup, specs)
     port = port or _free_port(host)
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    click.echo(f"ckdsl table: {base}")
+    click.echo(f"ckdsl table: {base}  (to watch: the public game, read only)")
     colours = load_rules(setup.rules).compiled.names("player_colours")
     for number, (token, seat) in enumerate(room.tokens.items()):
         key = f"&host={room.host}" if number == 0 else ""

@@ -23,6 +23,7 @@ from ckdsl.commands.common import (
     table_layout_option,
     table_map_option,
     table_of,
+    user_metric_options,
 )
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
 )
 @table_map_option
 @table_layout_option
+@user_metric_options
 @quiet_option
 @json_option
 def simulate_command(
@@ -83,6 +85,8 @@ def simulate_command(
     label: str | None,
     map_name: str | None,
     layout: str | None,
+    metrics: tuple[tuple[str, str], ...],
+    keep_events: bool,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -100,6 +104,7 @@ def simulate_command(
       ckdsl simulate --players random,random,random,random --games 200 --jobs 2
       ckdsl simulate examples/variants/fifteen_points.yaml --rotate-seats --out runs/fifteen
       ckdsl simulate --scheduler tcp://10.0.0.5:8786 --games 10000 --out runs/big
+      ckdsl simulate --metric walls_at_end="count(walls(p))" --keep-events --out runs/w
 
     A run stopped at any moment (Ctrl-C, kill -9) keeps every game stored so far.
     """
@@ -121,6 +126,8 @@ def simulate_command(
         map=map_name,
         layout=layout,
         label=label,
+        metrics=metrics,
+        keep_events=keep_events,
     )
     spec = prepared(experiment)
     command = _command_line(rules, experiment, jobs, scheduler, out)
@@ -142,17 +149,21 @@ def simulate_command(
 
 
 def _report(experiment: Experiment, spec: WorkSpec, out: Path, as_json: bool) -> None:
+    from ckdsl.sim import user_metrics
     from ckdsl.sim.experiment import experiment_header
     from ckdsl.sim.store import read_results
     from ckdsl.sim.summary import format_summary, summarize
 
-    summary = summarize(read_results(out, experiment.keys()))
+    rows = read_results(out, experiment.keys())
+    summary = summarize(rows)
+    mine = user_metrics.summarize(rows, spec.metrics)
     if as_json:
         header = experiment_header(experiment, spec)
-        text = json.dumps({"experiment": header, "summary": summary}, indent=1)
+        extra = {"user_metrics": mine} if mine else {}
+        text = json.dumps({"experiment": header, "summary": summary, **extra}, indent=1)
         click.echo(text)
     else:
-        click.echo(format_summary(summary))
+        click.echo("\n".join([format_summary(summary), *user_metrics.format_summary(mine)]))
 
 
 def _command_line(
@@ -169,6 +180,10 @@ def _command_line(
         line += ["--layout", experiment.layout]
     if experiment.label is not None:
         line += ["--label", experiment.label]
+    for name, formula in experiment.metrics:
+        line += ["--metric", f"{name}={formula}"]
+    if experiment.keep_events:
+        line.append("--keep-events")
     if jobs is not None:
         line += ["--jobs", str(jobs)]
     if scheduler is not None:

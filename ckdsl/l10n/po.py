@@ -153,8 +153,11 @@ def export_po(language: str, folder: Path | None = None) -> str:
         message = catalog.add(
             msgid, string, context=key, auto_comments=comments, flags=flags, previous_id=prev or ()
         )
-        if not _same_placeholders(en, value):  # Babel flags every msgid with braces
+        if not _same_placeholders(en, value):  # a Polish {victim_genitive}: right, but
+            # no name msgfmt knows. Babel flags every msgid with braces (its reader too,
+            # when a tool writes the file back): the "no-" flag wins for msgfmt.
             message.flags.discard("python-brace-format")
+            message.flags.add("no-python-brace-format")
     out = io.BytesIO()
     write_po(out, catalog, width=79, include_previous=True, sort_output=False)
     return out.getvalue().decode("utf-8")

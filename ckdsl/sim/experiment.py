@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from ckdsl.bots import Bot, BotSpec
     from ckdsl.core.compiled import CompiledRules
     from ckdsl.sim.metrics import Cell
+    from ckdsl.sim.user_metrics import Evaluate, MetricFormula
     from ckdsl.turn.game import Game
 
 Key = tuple[int, int, int]
@@ -113,6 +114,10 @@ class Experiment:
     layout: str | None = None
     label: str | None = None
     players: int | None = None
+    metrics: tuple[tuple[str, str], ...] = ()
+    """User metrics: (column name, DSL formula over the final state) (``user_metrics``)."""
+    keep_events: bool = False
+    """Keep each game's event log in the results folder (``event_logs``)."""
 
     def __post_init__(self) -> None:
         lineups = self.lineups or (parse_lineup(DEFAULT_PLAYERS),)
@@ -142,6 +147,8 @@ class Experiment:
         map: str = "standard",
         layout: str | None = None,
         label: str | None = None,
+        metrics: Sequence[tuple[str, str]] = (),
+        keep_events: bool = False,
     ) -> Experiment:
         """An experiment with one line-up (``simulate``): ``players`` is a spec list; the
         other options are the fields of the same names."""
@@ -154,6 +161,8 @@ class Experiment:
             map=arguments.file_name(map, "map"),
             layout=layout,
             label=label,
+            metrics=tuple(metrics),
+            keep_events=keep_events,
         )
 
     @property
@@ -207,6 +216,8 @@ class WorkSpec:
     master_seed: int
     rotate: bool
     engine_version: str
+    metrics: tuple[MetricFormula, ...] = ()
+    keep_events: bool = False
     fingerprint: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -228,6 +239,9 @@ class WorkSpec:
             "master_seed": self.master_seed,
             "rotate": self.rotate,
             "engine_version": self.engine_version,
+            # only when asked for: a folder made without them keeps its identity
+            **({"metrics": [m.describe() for m in self.metrics]} if self.metrics else {}),
+            **({"events": True} if self.keep_events else {}),
         }
 
     def describe(self) -> JsonObject:
@@ -237,12 +251,16 @@ class WorkSpec:
 
 def experiment_header(experiment: Experiment, spec: WorkSpec) -> JsonObject:
     """The experiment as a summary reports it (``simulate --json``): what the manifest
-    records, then the seeds, the rotations per seed and the games in all."""
+    records, then the seeds, the rotations per seed, the games in all and the sources
+    that ran (digest and commit: two source trees' outputs are told apart)."""
+    from ckdsl.sim import provenance
+
     return {
         **spec.describe(),
         "games": experiment.games,
         "rotations": len(experiment.rotations),
         "total": experiment.total,
+        "sources": provenance.describe({"provenance": provenance.provenance()}),
     }
 
 
@@ -287,6 +305,7 @@ def prepare(experiment: Experiment) -> WorkSpec:
     versions = tuple(
         tuple(parse_spec(text).version() for text in lineup) for lineup in experiment.lineups
     )
+    metrics = _user_metrics(ruleset.data, experiment.metrics)
     return WorkSpec(
         label=experiment.label or ruleset.name,
         rules=experiment.rules,
@@ -303,7 +322,22 @@ def prepare(experiment: Experiment) -> WorkSpec:
         master_seed=experiment.seed,
         rotate=experiment.rotate,
         engine_version=ckdsl.__version__,
+        metrics=tuple(metrics),
+        keep_events=experiment.keep_events,
     )
+
+
+def _user_metrics(data: JsonObject, metrics: Sequence[tuple[str, str]]) -> list[MetricFormula]:
+    """The user metrics checked: names free and distinct, formulas compiled (CkdslError)."""
+    from ckdsl.sim.store import columns
+    from ckdsl.sim.user_metrics import check
+
+    taken = {name for name, _, _ in columns()}
+    for name, _ in metrics:
+        if name in taken:
+            raise CkdslError(_error(f"--metric {name}: a column of that name exists already"))
+        taken.add(name)
+    return check(data, metrics)
 
 
 # --- in the workers ----------------------------------------------------------------------
@@ -318,6 +352,7 @@ class Prepared:
     topology: Topology
     fixed: Layout | None
     bots: tuple[tuple[BotSpec, ...], ...]
+    metrics: tuple[tuple[str, Evaluate], ...] = ()
 
 
 _PREPARED: dict[str, Prepared] = {}
@@ -364,8 +399,11 @@ def _prepare_here(spec: WorkSpec) -> Prepared:
 
     topology = topology_for(spec.map_spec)
     fixed = None if spec.layout is None else fixed_layout(spec.map_spec, topology, spec.layout)
+    from ckdsl.sim.user_metrics import evaluator
+
     bots = tuple(tuple(parse_spec(text) for text in lineup) for lineup in spec.lineups)
-    return Prepared(spec, _compiled(spec), topology, fixed, bots)
+    metrics = tuple((m.name, evaluator(spec.rules_data, m)) for m in spec.metrics)
+    return Prepared(spec, _compiled(spec), topology, fixed, bots, metrics)
 
 
 def start_game(ready: Prepared, key: Key) -> tuple[Game, list[Bot]]:
@@ -378,7 +416,7 @@ def start_game(ready: Prepared, key: Key) -> tuple[Game, list[Bot]]:
     index, lineup, rotation = key
     seed = game_seed(spec.master_seed, index)
     layout = ready.fixed or random_layout(spec.map_spec, ready.topology, seed)
-    game = Game(ready.compiled, ready.topology, layout, spec.players, seed, log=False)
+    game = Game(ready.compiled, ready.topology, layout, spec.players, seed, log=spec.keep_events)
     bots = ready.bots[lineup]
     seats = seat_positions(spec.players, rotation)
     # Each bot's stream follows its place in the line-up, not its seat: a rotation of
@@ -422,7 +460,17 @@ def play_game(spec: WorkSpec, key: Key) -> Row:
         "seconds": seconds,
     }
     row.update(metrics)
+    for name, evaluate in ready.metrics:
+        row[name] = evaluate(game)
+    if spec.keep_events:
+        from ckdsl.sim.event_logs import encode
+
+        row[EVENTS] = encode(game.events)
     return row
+
+
+EVENTS = "_events"
+"""The key of a row's encoded event log (``event_logs``): the store keeps it apart."""
 
 
 class GameFailed(Exception):

@@ -62,7 +62,8 @@ if TYPE_CHECKING:
     from ckdsl.turn.game import Event, Game
 
 Cell: TypeAlias = (
-    "bool | int | float | str | list[str] | list[int] | list[list[int]] | dict[str, int] | None"
+    "bool | int | float | str | list[str] | list[int] | list[list[int]] | dict[str, int] | bytes"
+    " | None"
 )
 """The value of one column of a game's row (``ckdsl.sim.experiment.Row``): what the
 store's Arrow types hold (strings, counts, booleans, lists, maps of counts), or None."""

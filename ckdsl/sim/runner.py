@@ -136,8 +136,9 @@ def run(
         first_chunk = store.next_chunk
         missing = [key for key in wanted if key not in store.keys]
         stored_before = len(wanted) - len(missing)
-        if not missing:
+        if not missing:  # (a folder of other sources: nothing added; its readers warn)
             return RunResult(folder, len(wanted), stored_before, 0, 0.0, 0, "none")
+        store.refuse_other_sources()  # before playing a game
         played = 0
         with (
             make_executor(scheduler, jobs, len(missing)) as executor,

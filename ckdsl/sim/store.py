@@ -4,10 +4,12 @@ A store is a folder (``--out DIR``) holding:
 
 - ``_manifest.json``: the format and its version, the experiment (rule set and its hash,
   line-ups with the bots' versions, map, layout, master seed, seat rotation, number of
-  seeds), the engine and package versions, when it was created, and every run's command
-  line. Its name starts with ``_`` so that Parquet readers skip it: ``pd.read_parquet(DIR)``,
-  ``pl.read_parquet("DIR/*.parquet")`` and DuckDB's ``read_parquet('DIR/*.parquet')`` read
-  the folder as one table.
+  seeds), the engine and package versions, what made it (``provenance``: the source
+  digest and git commit, the build, the libraries' versions; ``ckdsl.sim.provenance``),
+  the text of every rule file of the rule set (``rule_files``), when it was created, and
+  every run's command line and source digest. Its name starts with ``_`` so that Parquet
+  readers skip it: ``pd.read_parquet(DIR)``, ``pl.read_parquet("DIR/*.parquet")`` and
+  DuckDB's ``read_parquet('DIR/*.parquet')`` read the folder as one table.
 - ``chunk-000001.parquet``, ``chunk-000002.parquet``, ...: the rows, with the fixed schema
   :func:`schema` (:data:`BASE_COLUMNS` then the metric columns of ``ckdsl.sim.metrics``).
   Each file is written under a hidden temporary name in the same folder, flushed to disk
@@ -25,7 +27,14 @@ readers keep the first (the lowest chunk number).
 The manifest decides what may join a store: the same rule-set label and hash, line-ups,
 bot versions, map, layout, master seed, rotation and engine version, and the same columns.
 Anything else is refused with a :class:`StoreError` naming the manifest and what
-differs. The number of seeds may change: asking for more seeds extends the store (the
+differs. A folder made by other ckdsl sources (its games may not be what these sources
+play) takes no new game (:meth:`Store.refuse_other_sources`) and its readers are warned
+(:class:`OtherSources`). Each chunk is checked
+against the manifest when read (:func:`check_chunk`): one holding rows of another rule
+set, master seed, line-up or bots is refused, naming the file. Compaction replaces small
+chunks through a journal, so that a kill never leaves a row twice (:meth:`Store.compact`).
+
+The number of seeds may change: asking for more seeds extends the store (the
 first seeds' games are kept and only the new ones are played); asking for fewer plays
 nothing and reports on the seeds asked for.
 """
@@ -34,12 +43,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import importlib.metadata
+import importlib
 import json
 import os
-import platform
 import re
+import stat
 import sys
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -49,6 +59,7 @@ from ckdsl import native
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.files import sync_folder, write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
+from ckdsl.sim import provenance
 from ckdsl.sim.experiment import Key, Row
 from ckdsl.sim.metrics import arrow_type
 
@@ -65,6 +76,12 @@ COMPACT_ROWS = 5000
 """After a run, consecutive chunks smaller than this are merged into chunks this big."""
 CHUNK = re.compile(r"chunk-(\d{6,})\.parquet")
 _TEMP = re.compile(r"\.chunk-\d+\.parquet\..*\.tmp")
+_JOURNAL = re.compile(r"\.compact-(\d{6,})\.json")
+"""A compaction under way: which chunks the merged chunk (its number) replaces."""
+_RETIRED = ".retired"
+"""The suffix of a chunk a compaction has hidden (``.chunk-N.parquet.retired``)."""
+MANIFEST_BYTES = 64 * 1024 * 1024
+"""The most a manifest may hold (the rule texts of a big variant chain are well under)."""
 
 BASE_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("rules", "string", "the rule set's label (its name, or --label)"),
@@ -90,6 +107,11 @@ class StoreError(CkdslError):
     """A folder that cannot be a results store, or holds another experiment."""
 
 
+class OtherSources(UserWarning):
+    """A results folder read was made by other ckdsl sources than those running: its
+    games may not be what these sources play (``ckdsl.sim.provenance``)."""
+
+
 def _error(where: Path | str, message: str) -> StoreError:
     return StoreError([Diagnostic(str(where), 0, 0, message)])
 
@@ -104,11 +126,12 @@ def require_pyarrow() -> None:
         ) from None
 
 
-def columns() -> list[tuple[str, str, str]]:
-    """Every column: (name, type, description), the base columns then the metrics."""
+def columns(identity: Mapping[str, JsonValue] | None = None) -> list[tuple[str, str, str]]:
+    """Every column: (name, type, description), the base columns, the metrics, then the
+    user metrics of the experiment ``identity`` (``WorkSpec.identity()``), if any."""
     from ckdsl.sim.metrics import METRIC_COLUMNS
 
-    out = [*BASE_COLUMNS, *METRIC_COLUMNS]
+    out = [*BASE_COLUMNS, *METRIC_COLUMNS, *user_columns(identity or {})]
     names = [name for name, _, _ in out]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -116,26 +139,47 @@ def columns() -> list[tuple[str, str, str]]:
     return out
 
 
-def schema() -> pa.Schema:
-    """The Parquet schema of the rows; each field's description in its metadata."""
+def user_columns(identity: Mapping[str, JsonValue]) -> list[tuple[str, str, str]]:
+    """The columns of the user metrics an experiment's identity names (``user_metrics``)."""
+    from ckdsl.sim.user_metrics import MetricFormula
+
+    out = []
+    for found in arr(identity.get("metrics") or []):
+        metric = obj(found)
+        name, formula = metric.get("name"), metric.get("formula")
+        if isinstance(name, str) and isinstance(formula, str):
+            out.append(MetricFormula(name, formula, metric.get("per_player") is True).column())
+    return out
+
+
+def schema(identity: Mapping[str, JsonValue] | None = None) -> pa.Schema:
+    """The Parquet schema of the rows (of the experiment ``identity``: its user metrics
+    too); each field's description in its metadata."""
     import pyarrow as pa
 
     return pa.schema(
         [
             pa.field(name, arrow_type(kind), metadata={"description": doc})
-            for name, kind, doc in columns()
+            for name, kind, doc in columns(identity)
         ]
     )
 
 
 def package_versions() -> dict[str, str | None]:
-    out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in ("ckdsl", "pyarrow", "pandas", "numpy", "dask", "distributed"):
-        try:
-            out[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            out[name] = None
-    return out
+    """Python's version and those of the libraries that compute or draw the results."""
+    return provenance.library_versions()
+
+
+def _rule_files(describe: Mapping[str, JsonValue]) -> JsonValue:
+    """The texts of the rule set's files (``provenance.rule_files``); None when the
+    experiment names no rule set (a store opened by hand)."""
+    rules = describe.get("rules")
+    if not isinstance(rules, str):
+        return None
+    try:
+        return [*provenance.rule_files(rules)]
+    except (CkdslError, OSError):
+        return None
 
 
 def _now() -> str:
@@ -159,23 +203,21 @@ def chunk_files(out: Path) -> list[Path]:
 
 
 def read_manifest(out: Path | str) -> JsonObject:
-    """The manifest of the store ``out``; StoreError if there is none or it is broken."""
+    """The manifest of the store ``out``; StoreError if there is none or it is broken
+    (not a regular file, not JSON, not a manifest's shape), naming the file."""
     folder = Path(out)
     path = folder / MANIFEST
     if folder.exists() and not folder.is_dir():
         raise _error(folder, "is a file, not a results folder")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise _error(folder, f"not a results folder (it has no {MANIFEST})") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _error(path, f"cannot read the manifest: {exc}") from None
+    text = _read_regular(path, folder)
     try:
         data: JsonValue = json.loads(text)
     except json.JSONDecodeError as exc:
         raise StoreError(
             [Diagnostic(str(path), exc.lineno, exc.colno, f"not valid JSON: {exc.msg}")]
         ) from None
+    except RecursionError:
+        raise _error(path, "not a ckdsl results manifest (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _error(path, f"not a ckdsl results manifest (format is not '{FORMAT}')")
     if data.get("version") != VERSION:
@@ -184,7 +226,45 @@ def read_manifest(out: Path | str) -> JsonObject:
             f"results format version {data.get('version')!r}; this ckdsl reads version "
             f"{VERSION}: use the ckdsl that wrote it, or another folder",
         )
+    shapes = {"kind": str, "experiment": dict, "runs": list, "columns": list}
+    for key, kind in shapes.items():
+        if not isinstance(data.get(key), kind):
+            raise _error(
+                path,
+                f"a damaged manifest: '{key}' is missing or not {_A[kind]}; delete the "
+                "folder (or restore the manifest) and run again",
+            )
     return data
+
+
+_A = {str: "a string", dict: "an object", list: "a list"}
+
+
+def _read_regular(path: Path, folder: Path) -> str:
+    """The text of the manifest ``path``, opened without blocking (a FIFO or a device
+    in its place is refused, never waited on) and no bigger than MANIFEST_BYTES."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise _error(folder, f"not a results folder (it has no {MANIFEST})") from None
+    except OSError as exc:
+        raise _error(path, f"cannot read the manifest: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _error(path, "the manifest is not a regular file (a pipe, device or folder)")
+        if info.st_size > MANIFEST_BYTES:
+            raise _error(path, f"the manifest is too big ({info.st_size} bytes)")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            data = file.read(MANIFEST_BYTES + 1)
+    except OSError as exc:
+        raise _error(path, f"cannot read the manifest: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _error(path, f"cannot read the manifest: not UTF-8 ({exc.reason})") from None
 
 
 _NAMES = {
@@ -198,6 +278,8 @@ _NAMES = {
     "master_seed": "the master seed (--seed) differs",
     "rotate": "the seat rotation (--rotate-seats) differs",
     "engine_version": "the engine version differs",
+    "metrics": "the user metrics (--metric) differ",
+    "events": "whether each game's event log is kept (--keep-events) differs",
     "columns": "the result columns differ (another ckdsl records other metrics)",
 }
 
@@ -237,9 +319,13 @@ class Store:
         self.path = path
         self.manifest = manifest
         self._lock_fd = lock_fd
-        self.schema: pa.Schema = schema()
+        self.schema: pa.Schema = schema(obj(manifest.get("experiment", {})))
         self.keys: set[Key] = set()
         self._next = 1
+        self.other_sources: str | None = None
+        """Why no game may be added: the folder was made by other ckdsl sources (its
+        rows do not say which run played them, so games of two sources in one folder
+        could never be told apart again). It can still be read."""
 
     @classmethod
     def open(
@@ -269,9 +355,10 @@ class Store:
             raise _error(folder, f"cannot create the results folder: {exc.strerror}") from None
         lock_fd = _lock(folder)
         try:
-            identity = {**identity, "columns": [name for name, _, _ in columns()]}
+            identity = {**identity, "columns": [name for name, _, _ in columns(identity)]}
             manifest = cls._manifest(folder, describe, identity, games, kind, command)
             store = cls(folder, manifest, lock_fd)
+            store.other_sources = provenance.source_note(manifest, str(folder))
             store._clean()
             store._read_keys()
         except BaseException:
@@ -295,6 +382,7 @@ class Store:
             "games": games,
             # compiled or pure Python, in this process (the same in local workers)
             "engine": native.status(),
+            "source_digest": provenance.source_digest(),
         }
         if path.exists():
             manifest = read_manifest(folder)
@@ -313,6 +401,8 @@ class Store:
                     + "; ".join(differ)
                     + ". Give another folder, or delete this one to start over.",
                 )
+            if provenance.source_note(manifest, str(folder)) is not None:
+                return manifest  # read only: ``write`` refuses (see ``other_sources``)
             stored["games"] = max(integer(stored.get("games", 0)), games)
             manifest["runs"] = [*arr(manifest.get("runs", [])), run]
         else:
@@ -336,9 +426,11 @@ class Store:
                 "experiment": {**describe, **identity, "games": games},
                 "columns": [
                     {"name": name, "type": str(arrow_type(t)), "description": doc}
-                    for name, t, doc in columns()
+                    for name, t, doc in columns(identity)
                 ],
                 "packages": {**package_versions()},
+                "provenance": provenance.provenance(),
+                "rule_files": _rule_files(describe),
                 "runs": [run],
             }
         text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
@@ -349,10 +441,12 @@ class Store:
         return manifest
 
     def _clean(self) -> None:
-        """Remove temporary files a killed run left (we hold the lock: nobody writes)."""
+        """Finish or undo a compaction a killed run left, and remove its temporary files
+        (we hold the lock: nobody writes)."""
+        recover(self.path)
         for path in self.path.iterdir():
             if _TEMP.fullmatch(path.name) or (
-                path.name.startswith(f".{MANIFEST}.") and path.name.endswith(".tmp")
+                path.name.startswith((f".{MANIFEST}.", "..compact-")) and path.name.endswith(".tmp")
             ):
                 with contextlib.suppress(OSError):
                     path.unlink()
@@ -360,12 +454,14 @@ class Store:
     def _read_keys(self) -> None:
         import pyarrow.parquet as pq
 
+        experiment = obj(self.manifest.get("experiment", {}))
         for path in chunk_files(self.path):
             self._next = max(self._next, _number(path) + 1)
             try:
-                table = pq.read_table(path, columns=list(KEY_COLUMNS))
+                table = pq.read_table(path, columns=list(CHECKED_COLUMNS))
             except Exception as exc:
                 raise _broken(path, exc) from None
+            check_chunk(path, table, experiment)
             self.keys.update(_keys(table))
 
     def write(self, rows: Sequence[Row]) -> Path | None:
@@ -373,10 +469,23 @@ class Store:
         dropped. Returns the chunk's path (None if nothing was new)."""
         import pyarrow as pa
 
+        from ckdsl.sim.experiment import EVENTS
+
+        self.refuse_other_sources()
         fresh = []
         for row in rows:
-            if _key(row) not in self.keys:
-                fresh.append(row)
+            key = _key(row)
+            log = row.pop(EVENTS, None)
+            if key in self.keys:
+                continue
+            if isinstance(log, bytes):  # before its row: every stored row has its log
+                from ckdsl.sim import event_logs
+
+                try:
+                    event_logs.write(self.path, key, log)
+                except OSError as exc:
+                    raise _error(self.path, f"cannot write an event log: {exc.strerror}") from None
+            fresh.append(row)
         if not fresh:
             return None
         final = self._write_table(pa.Table.from_pylist(fresh, schema=self.schema))
@@ -385,16 +494,9 @@ class Store:
 
     def _write_table(self, table: pa.Table) -> Path:
         """``table`` as the next chunk: a hidden temporary file, synced, then renamed."""
-        import pyarrow.parquet as pq
-
-        name = f"chunk-{self._next:06d}.parquet"
-        final = self.path / name
-        tmp = self.path / f".{name}.{os.getpid()}.tmp"
+        final = self.path / f"chunk-{self._next:06d}.parquet"
+        tmp = self._write_file(table, self._next)
         try:
-            with open(tmp, "wb") as f:
-                pq.write_table(table, f, compression="zstd")
-                f.flush()
-                os.fsync(f.fileno())
             os.replace(tmp, final)
         except OSError as exc:
             with contextlib.suppress(OSError):
@@ -403,6 +505,31 @@ class Store:
         sync_folder(self.path)
         self._next += 1
         return final
+
+    def _write_file(self, table: pa.Table, number: int) -> Path:
+        """``table`` written and synced under the hidden temporary name of chunk ``number``."""
+        import pyarrow.parquet as pq
+
+        tmp = self.path / f".chunk-{number:06d}.parquet.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "wb") as f:
+                pq.write_table(table, f, compression="zstd")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise _error(self.path, f"cannot write results: {exc.strerror}") from None
+        return tmp
+
+    def refuse_other_sources(self) -> None:
+        """StoreError if the folder was made by other sources (``other_sources``)."""
+        if self.other_sources is not None:
+            raise _error(
+                self.path / MANIFEST,
+                f"{self.other_sources}: games of these sources cannot join it. Give another "
+                "folder, or run the sources that made it.",
+            )
 
     @property
     def next_chunk(self) -> int:
@@ -415,9 +542,12 @@ class Store:
         (the runner compacts the chunks of its own run only: files of earlier runs stay
         as they are). Returns how many files fewer there are.
 
-        Safe to kill at any moment: the merged chunk is written (atomically) before the
-        chunks it replaces are removed, so a kill in between leaves every row twice, in
-        identical copies, which readers reduce to one (and the next compaction removes).
+        Safe to kill at any moment, and no reader ever sees a row twice: a journal
+        (``.compact-N.json``) names the chunks the merged chunk N replaces; they are
+        hidden (renamed ``.chunk-....retired``, which Parquet readers skip) before the
+        merged chunk is renamed into place, and removed after. A kill in between is
+        finished or undone by the next open (:func:`recover`): rows may be missing for
+        that moment, never twice.
         """
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -448,12 +578,27 @@ class Store:
                 mask = [key not in seen for key in _keys(table)]
                 seen.update(_keys(table))
                 tables.append(table if all(mask) else table.filter(pa.array(mask)))
-            self._write_table(pa.concat_tables(tables))
-            for path in paths:
-                path.unlink()
-            sync_folder(self.path)
+            self._replace(paths, pa.concat_tables(tables))
             fewer += len(paths) - 1
         return fewer
+
+    def _replace(self, paths: Sequence[Path], table: pa.Table) -> None:
+        """Put ``table`` in place of the chunks ``paths``, through a journal (``compact``)."""
+        number = self._next
+        journal = self.path / f".compact-{number:06d}.json"
+        names = [p.name for p in paths]
+        try:
+            write_whole(journal, json.dumps(names).encode(), sync=True)
+            temporary = self._write_file(table, number)
+            for path in paths:
+                os.replace(path, _retired(path))
+            sync_folder(self.path)
+            os.replace(temporary, self.path / f"chunk-{number:06d}.parquet")
+            sync_folder(self.path)
+            self._next += 1
+            _finish(self.path, journal, names, done=True)
+        except OSError as exc:  # the next open finishes or undoes it (``recover``)
+            raise _error(self.path, f"cannot merge chunks: {exc.strerror}") from None
 
     def close(self) -> None:
         if self._lock_fd is not None:
@@ -472,10 +617,115 @@ class Store:
         self.close()
 
 
+def _retired(chunk: Path) -> Path:
+    return chunk.with_name(f".{chunk.name}{_RETIRED}")
+
+
+def recover(folder: Path) -> None:
+    """Finish each compaction a kill interrupted (its merged chunk is in place: remove
+    the chunks it replaced) or undo it (not in place: bring them back). Call it holding
+    the folder's lock."""
+    for journal in sorted(folder.glob(".compact-*.json")):
+        match = _JOURNAL.fullmatch(journal.name)
+        if match is None:
+            continue
+        try:
+            names = json.loads(journal.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            names = None  # cut short while written: nothing was renamed yet
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            names = []
+        merged = folder / f"chunk-{int(match.group(1)):06d}.parquet"
+        _finish(folder, journal, names, done=merged.exists())
+
+
+def _finish(folder: Path, journal: Path, names: Sequence[str], *, done: bool) -> None:
+    for name in names:
+        chunk = folder / Path(name).name
+        hidden = _retired(chunk)
+        with contextlib.suppress(FileNotFoundError):
+            if done:
+                hidden.unlink()
+            else:
+                os.replace(hidden, chunk)
+    sync_folder(folder)
+    journal.unlink(missing_ok=True)
+    sync_folder(folder)
+
+
+def _recover_unlocked(folder: Path) -> None:
+    """A reader's :func:`recover`, when no run holds the folder (else the run will)."""
+    if not any(folder.glob(".compact-*.json")):
+        return
+    try:
+        fd = _lock(folder)
+    except StoreError:
+        return  # a run is writing (it recovers when it opens), or the folder is read-only
+    try:
+        recover(folder)
+    finally:
+        _unlock(fd)
+
+
 def _keys(table: pa.Table) -> list[Key]:
     """The keys of a table's rows, in order."""
     seeds, lineups, rotations = (table.column(c).to_pylist() for c in KEY_COLUMNS)
     return list(zip(seeds, lineups, rotations, strict=True))
+
+
+CHECKED_COLUMNS = (*KEY_COLUMNS, "rules", "rules_hash", "seed", "bots", "bot_versions")
+"""The columns that tie a row to its experiment: :func:`check_chunk` reads them."""
+
+
+def check_chunk(path: Path, table: pa.Table, experiment: Mapping[str, JsonValue]) -> None:
+    """Refuse (StoreError naming the file) a chunk holding a row of another experiment
+    than the manifest's: another rule set (label or hash), master seed, line-up, seating
+    or bots' versions. A chunk copied from another folder would otherwise be read as
+    games of this one (issue 29: two folders' chunks swapped reported the effect
+    inverted)."""
+    from ckdsl.sim.experiment import game_seed, seat_positions
+
+    if table.num_rows == 0 or not experiment:
+        return
+    lineups = [[str(b) for b in arr(line)] for line in arr(experiment.get("lineups", []))]
+    versions = [[str(v) for v in arr(line)] for line in arr(experiment.get("bot_versions", []))]
+    master = experiment.get("master_seed")
+    seats = len(lineups[0]) if lineups else 0
+    rotations = seats if experiment.get("rotate") else 1
+    expected = {"rules_hash": experiment.get("rules_hash"), "rules": experiment.get("label")}
+    for column, value in expected.items():
+        found = set(table.column(column).to_pylist())
+        if value is not None and found != {value}:
+            other = ", ".join(sorted(str(f)[:12] for f in found - {value}))
+            what = "label" if column == "rules" else "rules hash"
+            raise _error(path, _foreign(f"games of another rule set ({what} {other})"))
+    columns = {c: table.column(c).to_pylist() for c in CHECKED_COLUMNS[:3]}
+    seeds, bots, bot_versions = (
+        table.column(c).to_pylist() for c in ("seed", "bots", "bot_versions")
+    )
+    derived: dict[int, int] = {}
+    for i, index in enumerate(columns["seed_index"]):
+        lineup, rotation = columns["lineup"][i], columns["rotation"][i]
+        if not (0 <= lineup < len(lineups) and 0 <= rotation < rotations) or index < 0:
+            raise _error(path, _foreign(f"a game ({index}, {lineup}, {rotation}) it does not have"))
+        if isinstance(master, int):
+            seed = derived.get(index)
+            if seed is None:
+                seed = derived[index] = game_seed(master, index)
+            if seeds[i] != seed:
+                raise _error(path, _foreign("games of another master seed (--seed)"))
+        places = seat_positions(seats, rotation)
+        if bots[i] != [lineups[lineup][p] for p in places]:
+            raise _error(path, _foreign(f"games of other players ({','.join(bots[i] or [])})"))
+        if versions and bot_versions[i] != [versions[lineup][p] for p in places]:
+            raise _error(path, _foreign("games of other bot versions"))
+
+
+def _foreign(what: str) -> str:
+    return (
+        f"this chunk holds {what}, not those of the folder's {MANIFEST}: it comes from "
+        "another results folder; remove it (or put it back where it came from)"
+    )
 
 
 def _broken(path: Path, exc: Exception) -> StoreError:
@@ -514,7 +764,7 @@ def _unlock(fd: int | None) -> None:
         os.close(fd)  # closing the file releases the flock
 
 
-def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
+def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: int = 2) -> pa.Table:
     """Every row of the store ``out`` (only those of ``keys`` when given), each key once
     (the first stored), sorted by key, as a pyarrow Table."""
     import pyarrow as pa
@@ -523,7 +773,12 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
 
     require_pyarrow()
     folder = Path(out)
-    read_manifest(folder)
+    manifest = read_manifest(folder)
+    _recover_unlocked(folder)
+    other = provenance.source_note(manifest, str(folder))
+    if other is not None:
+        warnings.warn(OtherSources(other), stacklevel=_caller)  # at the reader's caller
+    experiment = obj(manifest["experiment"])
     wanted = set(keys) if keys is not None else None
     tables = []
     seen: set[Key] = set()
@@ -531,6 +786,10 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
         try:
             table = pq.read_table(path)
         except Exception as exc:
+            raise _broken(path, exc) from None
+        try:
+            check_chunk(path, table, experiment)
+        except KeyError as exc:
             raise _broken(path, exc) from None
         chunk_keys = _keys(table)
         mask = []
@@ -543,7 +802,7 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None) -> pa.Table:
             table = table.filter(pa.array(mask, type=pa.bool_()))
         tables.append(table)
     if not tables:
-        return schema().empty_table()
+        return schema(experiment).empty_table()
     try:
         table = pa.concat_tables(tables)
     except pa.ArrowInvalid as exc:
@@ -556,4 +815,4 @@ def read_results(out: Path | str, keys: Iterable[Key] | None = None) -> pd.DataF
     """The store ``out`` as a pandas DataFrame, one row per game, sorted by key (only
     the games of ``keys`` when given, e.g. ``Experiment.keys()``). List columns (bots,
     points) hold numpy arrays, as pyarrow converts them."""
-    return read_table(out, keys).to_pandas()
+    return read_table(out, keys, _caller=3).to_pandas()

@@ -392,10 +392,12 @@ def _planned(d: Difference, margins: Mapping[str, float], alpha: float, power: f
 def _lineup_names(frame: pd.DataFrame) -> dict[str, str]:
     """Each line-up key (as in the game tables' ``lineup`` column) → its short name, from a
     game of rotation 0 (the line-up in its own order)."""
-    names: dict[str, str] = {}
+    teams: dict[str, list[str]] = {}
     if "bots" not in frame.columns:
-        return names
+        return {}
     for key, rotation, bots in zip(frame["lineup"], frame["rotation"], frame["bots"], strict=True):
-        if int(rotation) == 0 and str(key) not in names:
-            names[str(key)] = lineup_name([str(b) for b in _as_list(bots)])
+        if int(rotation) == 0 and str(key) not in teams:
+            teams[str(key)] = [str(b) for b in _as_list(bots)]
+    every = [bot for team in teams.values() for bot in team]
+    names = {key: lineup_name(team, every) for key, team in teams.items()}
     return dict(sorted(names.items(), key=lambda item: int(item[0])))

@@ -104,9 +104,13 @@ class Interaction:
         0.0001): +0.07 [...] with heuristic×4, −1.00 [...] with cautious×4."``"""
         effects = ", ".join(f"{self.effect_text(e.effect)} with {e.lineup}" for e in self.effects)
         if self.test.p is None:
-            return (
-                f"{self.variant}: the effect on {self.label} cannot be compared between line-ups."
-            )
+            estimates = {e.effect.estimate for e in self.effects}
+            if len(estimates) == 1 and None not in estimates:
+                return (
+                    f"{self.variant}: the effect on {self.label} is the same on every seed "
+                    f"under every line-up ({effects}): nothing to test."
+                )
+            return f"{self.variant}: too few seeds to compare the effect on {self.label}."
         p = self.adjusted_p if self.adjusted_p is not None else self.test.p
         stat = f"F({self.test.df1}, {self.test.df2}) = {self.test.f:.2f}, Holm p = {_p(p)}"
         if self.significant:
@@ -124,10 +128,22 @@ def _p(p: float) -> str:
     return "< 0.0001" if p < 1e-4 else f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
 
-def lineup_name(bots: Sequence[str]) -> str:
-    """A line-up in short: ``"heuristic×4"``, ``"mcts, heuristic×3"`` (default parameters
-    such as ``weights=bundled`` left out)."""
-    short = [b.replace(":weights=bundled", "") for b in bots]
+def lineup_name(bots: Sequence[str], others: Sequence[str] = ()) -> str:
+    """A line-up in short: ``"heuristic×4"``, ``"mcts, heuristic×3"``: each bot by its name
+    alone, unless ``others`` (the bots of every line-up compared) hold another spec of the
+    same name, which then shows in full."""
+    every = {*bots, *others}
+
+    def short(spec: str) -> str:
+        name = spec.split(":", 1)[0]
+        same = {s for s in every if s.split(":", 1)[0] == name}
+        return name if len(same) == 1 else spec
+
+    return _runs([short(b) for b in bots])
+
+
+def _runs(short: Sequence[str]) -> str:
+    """``a, a, b`` → ``"a×2, b"``."""
     parts: list[str] = []
     i = 0
     while i < len(short):

@@ -53,7 +53,7 @@ SPECTATOR = -2  # the seat of the plain address: the log masked as at a hot-seat
 PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
     "new", "save", "load", "offer", "over", "titles", "rules", "confirm_new", "confirm_load",
-    "give", "get", "close", "discard_title", "points_to_win", "dice",
+    "give", "get", "close", "discard_title", "points_to_win", "dice", "all_moves",
 )  # fmt: skip
 
 

@@ -37,6 +37,7 @@ function pick(answers) {
   for (const b of $("options").querySelectorAll("button")) {
     b.classList.toggle("picked", answers.includes(b.dataset.answer));
   }
+  $("all-moves").open = true;
   text($("message"), "");
 }
 
@@ -98,6 +99,14 @@ function show(s) {
     options.append(b);
   }
   $("options-title").hidden = !s.pending.yours;
+  // Every answer a place on the board: the board is where to choose, the list of all
+  // moves stays folded (for experts); otherwise it is open.
+  const onBoard = new Set([...$("board").querySelectorAll(".option")]
+    .flatMap((el) => JSON.parse(el.dataset.answers)));
+  const folded = s.pending.options.length > 1 && s.pending.options.every((o) => onBoard.has(o.answer));
+  if ($("all-moves").dataset.version !== String(s.version)) $("all-moves").open = !folded;
+  $("all-moves").dataset.version = s.version;
+  $("all-moves").hidden = !s.pending.yours;
   // A spectator (the plain address) has no hand, no answers and no say over the game.
   for (const id of ["save", "new", "you-title", "hand", "cards"]) $(id).hidden = s.spectator;
   $("load").parentElement.hidden = s.spectator;

@@ -1,0 +1,299 @@
+"""The experiment numbers of docs/experiments.md and docs/bots.md, regenerated.
+
+Every block of output those pages show stands between two markers::
+
+    <!-- generated: NAME (tools/docs_experiments.py) -->
+    ...the command's output, and a line saying where and on what it was measured...
+    <!-- end: NAME -->
+
+and this tool runs the block's commands (results kept under ``--runs``, so a second call
+plays nothing new) and writes their output there, with the machine (processor, cores),
+the Python, the ckdsl sources (digest and commit) and the engine build (compiled or pure)
+it ran on. Numbers in the prose around a block are written by the block too (its
+``sentences``), so no number is typed by hand.
+
+    python tools/docs_experiments.py --list
+    python tools/docs_experiments.py                       # every block (about 1.5 h on 2 cores)
+    python tools/docs_experiments.py --only h500 fourteen  # some blocks
+    python tools/docs_experiments.py --check               # which blocks the docs lack
+
+Run it on an idle machine with the install's compiled build for the timings the pages
+quote; the numbers of the games do not depend on the build (the same games, row for row).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+Sentences = Callable[[dict[str, str]], list[str]]
+
+
+@dataclass(frozen=True)
+class Block:
+    """A generated block: the commands it runs (``{runs}`` is the results folder), the
+    one whose stdout is shown, and sentences written from the outputs (by command name)."""
+
+    name: str
+    page: str
+    commands: dict[str, list[str]]
+    shown: str
+    sentences: Sentences | None = None
+    timed: str | None = None  # the command whose wall time the block quotes
+    slow: bool = False
+    figure: str | None = None  # a figure a command draws, shown below the output
+    command_line: bool = False  # show the command (when the prose around does not)
+
+
+def _simulate_sentences(out: dict[str, str]) -> list[str]:
+    summary = json.loads(out["json"])["summary"]
+    seats = summary["seats"]
+    rates = [f"{100 * s['win_rate']['estimate']:.1f}%" for s in seats]
+    balance = summary.get("seat_balance", {})
+    p = balance.get("p")
+    return [
+        f"Seat win rates {', '.join(rates)} (seats 1 to {len(seats)}); the χ² test of "
+        f"equal seats gives p = {p:.2g} over these games (it counts the games as "
+        "independent)."
+        if p is not None
+        else ""
+    ]
+
+
+def _finished_sentences(out: dict[str, str]) -> list[str]:
+    summary = json.loads(out["json"])["summary"]
+    share, turns = summary["finished"]["share"], summary["turns"]
+    mean = turns["mean"]
+    return [
+        f"{summary['finished']['games']} of {summary['games']} games end with a winner "
+        f"({100 * share['estimate']:.1f}%, Wilson 95% [{100 * share['low']:.1f}%, "
+        f"{100 * share['high']:.1f}%]); turns per game: mean {mean['estimate']:.1f} "
+        f"[{mean['low']:.1f}, {mean['high']:.1f}], from {turns['min']:.0f} to {turns['max']:.0f}."
+    ]
+
+
+BLOCKS = [
+    Block(
+        "h500",
+        "docs/experiments.md",
+        {
+            "run": ["simulate", "--games", "500", "--jobs", "2", "--out", "{runs}/h500", "--quiet"],
+            "json": ["simulate", "--games", "500", "--out", "{runs}/h500", "--quiet", "--json"],
+        },
+        shown="run",
+        sentences=_simulate_sentences,
+        timed="run",
+    ),
+    Block(
+        "bots-h500",
+        "docs/bots.md",
+        {
+            "run": ["simulate", "--games", "500", "--jobs", "2", "--out", "{runs}/h500", "--quiet"],
+            "json": ["simulate", "--games", "500", "--out", "{runs}/h500", "--quiet", "--json"],
+        },
+        shown="run",
+        sentences=_finished_sentences,
+    ),
+    Block(
+        "fourteen",
+        "docs/experiments.md",
+        {
+            "run": [
+                "compare",
+                "base",
+                "{runs}/fourteen.yaml",
+                "--games",
+                "200",
+                "--rotate-seats",
+                "--jobs",
+                "2",
+                "--out",
+                "{runs}/fourteen",
+                "--quiet",
+            ],
+        },
+        shown="run",
+        timed="run",
+    ),
+    Block(
+        "sweep",
+        "docs/experiments.md",
+        {
+            "run": [
+                "sweep",
+                "base",
+                "--set",
+                "hand_limit=7..11",
+                "--games",
+                "40",
+                "--jobs",
+                "2",
+                "--metric",
+                "walls_at_end=count(walls(p))",
+                "--out",
+                "{runs}/sweep",
+                "--plot",
+                "docs/img/sweep-hand-limit.png",
+                "--quiet",
+            ],
+        },
+        shown="run",
+        timed="run",
+        figure="img/sweep-hand-limit.png",
+        command_line=True,
+    ),
+    Block(
+        "heuristic-random",
+        "docs/bots.md",
+        {
+            "run": [
+                "tournament",
+                "heuristic",
+                "random",
+                "random",
+                "random",
+                "--games",
+                "100",
+                "--jobs",
+                "2",
+                "--out",
+                "{runs}/hr",
+                "--quiet",
+            ],
+        },
+        shown="run",
+        timed="run",
+    ),
+    Block(
+        "mcts",
+        "docs/bots.md",
+        {
+            "run": [
+                "tournament",
+                "mcts:iterations=300",
+                "heuristic",
+                "heuristic",
+                "heuristic",
+                "--games",
+                "50",
+                "--jobs",
+                "2",
+                "--out",
+                "{runs}/mcts",
+                "--quiet",
+            ],
+        },
+        shown="run",
+        timed="run",
+        slow=True,
+    ),
+]
+
+FOURTEEN = "extends: base\noverride:\n  parameters:\n    points_to_win: 14\n"
+
+
+def machine() -> str:
+    """Where the numbers were made: processor, cores, Python, ckdsl's sources and build."""
+    from ckdsl import native
+    from ckdsl.sim.provenance import describe, provenance
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return (
+        f"{cpu}, {os.cpu_count()} cores (load average {load}); Python "
+        f"{platform.python_version()}; ckdsl "
+        f"{describe({'provenance': provenance()})}; engine {native.status()}"
+    )
+
+
+def run_block(block: Block, runs: Path) -> str:
+    """The markdown of a block: its output, sentences and where it was measured."""
+    runs.mkdir(parents=True, exist_ok=True)
+    (runs / "fourteen.yaml").write_text(FOURTEEN)
+    outputs: dict[str, str] = {}
+    seconds: dict[str, float] = {}
+    for name, args in block.commands.items():
+        argv = [sys.executable, "-m", "ckdsl", *(a.format(runs=runs) for a in args)]
+        began = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+        seconds[name] = time.perf_counter() - began
+        if done.returncode != 0:
+            raise SystemExit(f"{block.name}: {' '.join(argv)} failed:\n{done.stderr}")
+        outputs[name] = done.stdout
+    shown = " ".join(a.format(runs="runs") for a in block.commands[block.shown])
+    lines = [f"`ckdsl {shown}`:", ""] if block.command_line else []
+    lines += ["```text", outputs[block.shown].rstrip(), "```", ""]
+    if block.figure is not None:
+        lines += [f"![{block.name}]({block.figure})", ""]
+    if block.sentences is not None:
+        lines += [s for s in block.sentences(outputs) if s] + [""]
+    when = ""
+    if block.timed:
+        when = (f"; the command took {seconds[block.timed]:.0f} s (games an earlier run "
+                "stored in its folder are read, not played again)")  # fmt: skip
+    lines.append(f"*Measured on {machine()}{when}.*")
+    return "\n".join(lines)
+
+
+def _markers(name: str) -> tuple[str, str]:
+    return (f"<!-- generated: {name} (tools/docs_experiments.py) -->", f"<!-- end: {name} -->")
+
+
+def write(block: Block, text: str) -> None:
+    """Put ``text`` between the block's markers in its page."""
+    page = ROOT / block.page
+    source = page.read_text(encoding="utf-8")
+    start, end = _markers(block.name)
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if not pattern.search(source):
+        raise SystemExit(f"{block.page} has no markers for '{block.name}': add\n{start}\n{end}")
+    page.write_text(pattern.sub(lambda _: f"{start}\n{text}\n{end}", source), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", default=None, help="the blocks to regenerate")
+    parser.add_argument("--runs", type=Path, default=ROOT / "runs" / "docs")
+    parser.add_argument("--list", action="store_true", help="list the blocks")
+    parser.add_argument("--check", action="store_true", help="list blocks the pages lack")
+    parser.add_argument("--slow", action="store_true", help="include the slow blocks (mcts)")
+    args = parser.parse_args()
+    if args.list or args.check:
+        for block in BLOCKS:
+            start, _ = _markers(block.name)
+            present = start in (ROOT / block.page).read_text(encoding="utf-8")
+            if args.list or not present:
+                state = "" if present else "  (no markers in the page)"
+                print(f"{block.name:<18} {block.page:<22} {'slow' if block.slow else ''}{state}")
+        return
+    for block in BLOCKS:
+        if args.only is not None and block.name not in args.only:
+            continue
+        if block.slow and not args.slow and args.only is None:
+            continue
+        print(f"{block.name}: running", file=sys.stderr, flush=True)
+        write(block, run_block(block, args.runs))
+        print(f"{block.name}: written to {block.page}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
