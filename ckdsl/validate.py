@@ -98,6 +98,11 @@ def _load(path: Path, loaded: Loaded) -> tuple[RuleSet | None, list[Diagnostic]]
     return ruleset, list(problems)
 
 
+def _unreadable(report: Report, path: Path, message: str) -> None:
+    report.diagnostics.append(Diagnostic(str(path), 0, 0, message))
+    report.checked.append(Checked(str(path), "unreadable", False))
+
+
 def _validate_one(
     path: Path,
     report: Report,
@@ -106,8 +111,14 @@ def _validate_one(
     loaded: Loaded,
     depth: int = 0,
 ) -> None:
-    resolved = path.resolve()
+    try:
+        resolved = path.resolve(strict=path.is_symlink())
+    except (OSError, RuntimeError):  # a link to itself, or round a loop of links
+        _unreadable(report, path, "a symbolic link that leads round a loop: not read")
+        return
     if resolved in seen:
+        if path.is_symlink() and path.is_dir():  # a link back up the tree: said, not followed
+            _unreadable(report, path, "a link to a folder searched already (a loop): not read")
         return
     seen.add(resolved)
     if not path.exists():
@@ -115,9 +126,16 @@ def _validate_one(
         report.checked.append(Checked(str(path), "missing", False))
         return
     if path.is_dir():
-        yaml_files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+        try:
+            entries = sorted(path.iterdir())
+        except OSError as exc:  # no permission to list it: a finding, not a skip
+            _unreadable(report, path, f"cannot read this folder: {exc.strerror or exc}")
+            return
+        for link in (p for p in entries if p.is_symlink() and not p.exists()):
+            _unreadable(report, link, "a symbolic link that leads nowhere or round a loop")
+        yaml_files = [p for p in entries if p.suffix in (".yaml", ".yml")]
         if not yaml_files:
-            subfolders = [p for p in sorted(path.iterdir()) if p.is_dir()]
+            subfolders = [p for p in entries if p.is_dir()]
             subfolders = [p for p in subfolders if p.name not in SKIPPED_FOLDERS]
             if not subfolders:
                 report.diagnostics.append(

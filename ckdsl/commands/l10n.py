@@ -12,6 +12,7 @@ import click
 from ckdsl.commands.common import (
     EXIT_FINDINGS,
     PATH,
+    NamedPath,
     echo_json,
     echo_lines,
     json_option,
@@ -30,7 +31,7 @@ def l10n() -> None:
 _locales_option = click.option(
     "--locales",
     "locales",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, file_okay=False),
     default=None,
     metavar="FOLDER",
     help="The folder of the locale files (default: rules/locales of the checkout you are "

@@ -383,6 +383,10 @@ def check_rules(
         for path, text, variables, want in conditions(data):
             _, errors = compile_formula(text, names, variables, want, read)
             out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    if not out:
+        from ckdsl.dsl.hook_loops import endless_hooks  # the syntax tree: only to check
+
+        out += endless_hooks(data, positions)
     parsed.save()  # the texts parsed for the first time, for the next check
     if not out:  # with an effect in error, what it would have read is unknown
         parameters = data.get("parameters")
