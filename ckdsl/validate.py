@@ -19,7 +19,7 @@ from ckdsl.diagnostics import CkdslError, Diagnostic, sorted_diagnostics
 from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n import derived
 from ckdsl.l10n.catalog import all_languages, languages, load_locale_file, locale_path
-from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids
+from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids, untranslatable_reasons
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
@@ -205,6 +205,7 @@ def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> 
     ruleset, problems = _load(path, loaded)
     if ruleset is not None:
         problems += inline_unknown_ids(ruleset) + unnamed_ids(ruleset)
+        problems += untranslatable_reasons(ruleset)
         if not _errors(problems):
             problems += _game_faults(path, ruleset)
     report.diagnostics.extend(problems)
