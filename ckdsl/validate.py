@@ -304,9 +304,36 @@ def _validate_locale(path: Path, report: Report, reference: Reference) -> None:
         problems += unknown_ids(locale, ruleset)
     if locale is not None:  # a derived language: its source and transliteration exist
         problems += derived.problems(locale.data, locale.positions, languages(path.parent))
+    if locale is not None and ruleset is not None and not _errors(problems):
+        problems += _translation_problems(locale.language, path, ruleset)
     report.diagnostics.extend(problems)
     ok = locale is not None and not _errors(problems)
     report.checked.append(Checked(str(path), "locale", ok))
+
+
+def _translation_problems(language: str, path: Path, ruleset: RuleSet) -> list[Diagnostic]:
+    """What of ``l10n check`` a locale file cannot be used with: a broken placeholder is
+    an error (the game would show it raw); untranslated entries, one warning that counts
+    them (they are shown in English). Only for a translation beside its en.yaml, outside
+    the bundled locales."""
+    from ckdsl.l10n.check import check_languages
+    from ckdsl.paths import locales_dir
+
+    folder = path.parent
+    if language == "en" or language not in languages(folder):
+        return []
+    if folder.resolve() == locales_dir().resolve():
+        return []  # the bundled ones: `ckdsl l10n check` is theirs (and validate stays light)
+    findings = check_languages(ruleset, (language,), folder)
+    out = [f.diagnostic for f in findings if f.kind == "placeholder"]
+    missing = sum(1 for f in findings if f.kind == "missing")
+    if missing:
+        note = (
+            f"{missing} entries are not translated yet (shown in English): "
+            f"`ckdsl l10n check --lang {language} --locales {folder}` lists them"
+        )
+        out.append(Diagnostic(str(path), 0, 0, note, severity="warning"))
+    return out
 
 
 def _errors(diagnostics: list[Diagnostic]) -> bool:

@@ -92,7 +92,8 @@ def l10n_init(language: str, locales: Path | None) -> None:
         raise click.BadParameter("English is the reference: it exists", param_hint="LANGUAGE")
     folder = _locales_folder(locales)
     existing = locale_path(language, folder)
-    if existing.exists():
+    # An empty file is the shell's `> de.yaml`, made before this runs: not a translation.
+    if existing.exists() and (not existing.is_file() or existing.stat().st_size > 0):
         raise click.BadParameter(
             f"{existing} exists already: `ckdsl l10n update {language}` brings it up to date "
             "with English (init starts a new language, and would wipe it)",
