@@ -19,6 +19,7 @@ import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.jsondata import JsonObject, arr, obj
 from ckdsl.sim.compare.specs import StoreFacts
+from ckdsl.sim.provenance import describe
 from ckdsl.sim.store import MANIFEST, read_manifest, read_results
 
 __all__ = ["StoredComparison", "load"]
@@ -82,6 +83,8 @@ def load(folder: Path | str, base: str | None = None) -> StoredComparison:
             "layout": _str(experiment.get("layout")),
             "rotate": bool(experiment.get("rotate", False)),
             "folder": sub.name,
+            # which ckdsl played it, as compare says it (ckdsl.sim.provenance)
+            "sources": describe(manifest),
         }
     created = str(manifests[chosen][1].get("created", ""))
     return StoredComparison(root, chosen, frames, stores, tuple(commands), created)
