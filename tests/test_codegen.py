@@ -112,8 +112,10 @@ EXPRESSIONS = [
 @pytest.fixture(scope="module")
 def midgame() -> list[Game]:
     """Positions of a random base game, from its setup to its end."""
-    game = start(GameSetup(seed=11))
-    bots = [RandomBot(110 + p) for p in range(4)]
+    # Seed 12 since issue 30's base-rule changes made seed 11's game too short to give the
+    # expression tests their 50 checks.
+    game = start(GameSetup(seed=12))
+    bots = [RandomBot(120 + p) for p in range(4)]
     found = []
     while game.pending.kind != "over":
         if len(game.history) % 97 == 5:
@@ -260,9 +262,12 @@ def test_a_hook_that_waits_resumes_the_same_compiled_or_not() -> None:
 # Games of the base rules before the turn was compiled to Python (pinned: a change that
 # changes games must change these on purpose). Changed on purpose: Wedding is not
 # offered when no richer player holds a good (a card is never spent for nothing).
+# Updated on purpose for issue 30 (the base rules checked against the pages): the Defender
+# of Catan point no longer runs out with 6 cards, one Crane a turn, a displaced knight stays
+# on its road network, a Deserter brings a basic knight; the games end sooner.
 PINNED = {
-    1: (1661, "02918a3fe0e0056d0db956d3879bccf499d1c05b33725b6dc7f296796f963bab"),
-    7: (1809, "5ec5d4d9ad8a0333171cc913cb2ef6de0461e72c671dc357379f65b221adf3dc"),
+    1: (872, "5f1ff1d5523311bb3248e23da4a6b28f77f61a2a08d7e5a7ab4ee54cbb288234"),
+    7: (1681, "f4bcc899b16ff74b297ed1c5b8cbf0e7efa1e81afab1a6e5ac2bd46bbc551b27"),
 }
 
 

@@ -22,7 +22,9 @@ from ckdsl.core.state import CITY, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.session import GameSetup, start
 from ckdsl.turn.game import Game
 
-SEED, PLAYERS, MAX_ANSWERS = 2, 4, 3000
+# Seed 3 since issue 30's base-rule changes (the Defender point does not run out...) ended
+# seed 2's game before everything was in play.
+SEED, PLAYERS, MAX_ANSWERS = 3, 4, 3000
 
 
 def _rich(game: Game) -> bool:

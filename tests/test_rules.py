@@ -252,7 +252,10 @@ FAULTS = {
     "missing parameter": (
         "game.yaml",
         ("  turn_limit: 500\n", ""),
-        ["game.yaml:34:1: 'parameters' lacks 'turn_limit' [$.parameters.turn_limit]"],
+        [
+            "game.yaml:{line:parameters:}:1: 'parameters' lacks 'turn_limit' "
+            "[$.parameters.turn_limit]"
+        ],
     ),
 }
 

@@ -27,10 +27,10 @@ from ckdsl.turn.notation import format_option, parse_answer
 RED, BLUE, WHITE, ORANGE = range(4)
 
 
-def game_at(position: str, *, gold: int | None = None) -> Game:
+def game_at(position: str, *, gold: int | None = None, rules: str = "base") -> Game:
     """A game on the beginner layout with ``position`` (YAML, as a scenario's) placed;
     ``gold``: a tile turned into a gold field."""
-    game = start(GameSetup(layout="beginner"))
+    game = start(GameSetup(rules=rules, layout="beginner"))
     if gold is not None:
         terrain = list(game.layout.terrain)
         terrain[gold] = "gold"
@@ -206,13 +206,15 @@ def test_the_longest_road_event_gives_its_length() -> None:
 
 
 def test_no_defender_card_left_gives_the_strongest_defender_nothing() -> None:
-    """docs/rules.md, "Decisions where the sources are silent": with no Defender of
-    Catan card left, the single strongest defender gets nothing, and the log says so
+    """docs/rules.md, "Decisions where the sources differ": with a Defender supply (the
+    box's 6 in examples/variants/earlier_base.yaml; the base's 500 is never reached) and
+    no card left, the single strongest defender gets nothing, and the log says so
     (mutants of the `defender_none_left` event in ``pieces.award_defender``)."""
     game = game_at(
         "{turn: blue, barbarians: 6, players: {"
         " red: {cities: [0], roads: [0-4], knights: [{at: 4, level: 2, active: true}]},"
-        " blue: {cities: [13], defender: 6}}}"
+        " blue: {cities: [13], defender: 6}}}",
+        rules=str(Path(__file__).resolve().parent.parent / "examples/variants/earlier_base.yaml"),
     )
     roll(game, 1, 4)
     assert game.state.players[RED].defender == 0

@@ -28,8 +28,8 @@ def test_a_shipped_variant_is_named_from_anywhere(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    scenario = tmp_path / "defender.yaml"
-    text = (REPO / "examples" / "scenarios" / "official_defender.yaml").read_text()
+    scenario = tmp_path / "harbor.yaml"
+    text = (REPO / "examples" / "scenarios" / "official_commercial_harbor.yaml").read_text()
     scenario.write_text(text.replace("rules: ../variants/official.yaml", "rules: official"))
     assert "rules: official" in scenario.read_text()
     result = runner.invoke(cli, ["scenario", str(scenario)])

@@ -403,6 +403,15 @@ FUNCTION_CASES = [
         position=BOARD,
         values={"knight_spots(me)": [12, 20], "knight_spots(owner(40))": [34]},
     ),
+    case(
+        "knight_reaches(player, intersection, intersection)",
+        position=BOARD,  # red's networks: 0-4-8-12 (its knights on 4 and 8) and 20-26
+        values={
+            "list(each i in knight_spots(me) where knight_reaches(me, 0, i))": [12],
+            "list(each i in knight_spots(me) where knight_reaches(me, 26, i))": [20],
+            "knight_reaches(me, 26, 12)": False,
+        },
+    ),
     # goods, cards, tracks
     case("resources", position=BOARD, values={"resources": GOODS[:5]}),
     case("resources(player)", position=BOARD, values={"resources(me)": ["brick", "ore"]}),
@@ -573,7 +582,8 @@ FUNCTION_CASES = [
         position=BOARD,
         values={"list(settlements_left(p) for each p in players)": [4, 4, 5, 5]},
     ),
-    case("defenders_left", position=BOARD, values={"defenders_left": 5}),
+    # the base's supply is 500 (the pages set no limit: issue 30), blue holds one
+    case("defenders_left", position=BOARD, values={"defenders_left": 499}),
     # knights this turn
     case(
         "activated_this_turn(knight); promotions_this_turn(knight); actions_this_turn(knight)",
@@ -704,13 +714,14 @@ VERB_CASES = [
         effect="award defender to current",
         position=BLUES_TURN,
         expect={"defender": {"blue": 1, "red": 0}, "points": {"blue": 1, "red": 0}},
-        values={"defenders_left": 5},
+        values={"defenders_left": 499},
     ),
     case(
         "award",
         effect="award defender to current",  # none left
-        position=at(BLUES_TURN, red={"defender": 6}),
-        expect={"defender": {"blue": 0, "red": 6}, "points": {"blue": 0, "red": 6}},
+        # the base's 500 cards all given (a supply no game reaches: issue 30)
+        position=at(BLUES_TURN, red={"defender": 500}),
+        expect={"defender": {"blue": 0, "red": 500}, "points": {"blue": 0, "red": 500}},
     ),
     case(
         "reward",

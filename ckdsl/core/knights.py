@@ -226,13 +226,27 @@ def _on_displace(game: Game, player: int, option: Option) -> None:
 
 def displace_to_network(game: Game, owner: int, level: int, active: bool, was: int) -> None:
     """A knight of ``owner`` pushed off ``was`` (already off the board) must go to another
-    free place on their network; with none it stays off (removed)."""
+    free place on their roads that the rule set's `relocate` condition allows (the base:
+    the road network it stood on); with none it stays off (removed)."""
     if _relocation_spots(game, owner, was):
         game.push(RelocateTask("relocate", owner, level, active, was))
 
 
 def _relocation_spots(game: Game, owner: int, was: int) -> list[int]:
-    return [i for i in derived.knight_spots(game, owner) if i != was]
+    spots = [i for i in derived.knight_spots(game, owner) if i != was]
+    programs = game.rules.programs
+    if "relocate" in programs.never:
+        return []
+    condition = programs.allow.get("relocate")
+    if condition is None:
+        return spots
+    env = Env(game, owner, {"was": was})
+    allowed_spots = []
+    for i in spots:
+        env.vars["i"] = i
+        if condition(env):
+            allowed_spots.append(i)
+    return allowed_spots
 
 
 def _relocate_options(game: Game, task: Task) -> tuple[Option, ...]:

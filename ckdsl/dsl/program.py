@@ -90,6 +90,8 @@ MOVES: dict[str, dict[str, Type]] = {
     "knight_acts": {"k": KNIGHT},  # whether knight k may act at all now
     "move_knight": {"k": KNIGHT, "i": INTERSECTION},
     "displace": {"k": KNIGHT, "other": KNIGHT},
+    # a displaced knight of me goes to i (was: the intersection it was pushed off)
+    "relocate": {"i": INTERSECTION, "was": INTERSECTION},
     "chase": {"k": KNIGHT},
     "improve": {"t": TRACK},
     "play": {"c": CARD},

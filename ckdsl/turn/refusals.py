@@ -298,7 +298,7 @@ def _relocate(game: Game, player: int, option: Option) -> Refusal | None:
     found = found or occupied(game, i)
     if found is None and i not in derived.knight_spots(game, player):
         return Refusal("refused_not_on_roads", {"at": i})
-    return found
+    return found or unmet(game, "relocate", player, i=i, was=task.was)
 
 
 def _respond(game: Game, player: int, option: Option) -> Refusal | None:

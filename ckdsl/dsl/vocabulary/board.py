@@ -4,7 +4,7 @@ merchant and the barbarians.
 
 from __future__ import annotations
 
-from ckdsl.core import board_rules, building, knights
+from ckdsl.core import board_rules, building, derived, knights
 from ckdsl.core.allow import Env
 from ckdsl.core.state import CITY as CITY_KIND
 from ckdsl.core.state import NOBODY
@@ -432,3 +432,16 @@ def _knights_left(env: Env, p: int, level: int) -> int:
 @function("knight_spots", (PLAYER,), list_of(INTERSECTION), "free intersections on p's roads")
 def _knight_spots(env: Env, p: int) -> list[int]:
     return board_rules.knight_spots(env.game.topo, env.game.state, p)
+
+
+@function(
+    "knight_reaches",
+    (PLAYER, INTERSECTION, INTERSECTION),
+    BOOL,
+    "whether a knight of p on a reaches b along p's roads (the same road network: through "
+    "free intersections and p's pieces, never past another player's)",
+)
+def _knight_reaches(env: Env, p: int, a: int, b: int) -> bool:
+    # docs/rules.md "Decisions where the sources differ": a displaced knight stays on the
+    # road network it stood on (the base `allow.relocate`).
+    return b in derived.knight_reach(env.game, p, a)
