@@ -102,9 +102,13 @@ def json_path(path: JsonPath) -> str:
 def display_path(file: str, relative_to: str | None = None) -> str:
     """Show a file relative to the working directory when it lies below it."""
     base = relative_to if relative_to is not None else os.getcwd()
+    try:  # as named first: a link is shown as the link, not as where it leads
+        return str(Path(os.path.abspath(file)).relative_to(os.path.abspath(base)))
+    except ValueError:
+        pass
     try:
         rel = Path(file).resolve().relative_to(Path(base).resolve())
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # (RuntimeError: a loop of links)
         return file
     return str(rel)
 

@@ -344,9 +344,18 @@ _SPECS = (
         FieldSpec("points", "count", "the winner's victory points"),
     ),
     _event(
-        "unfinished", _G, "The game stops unfinished at the turn limit.",
+        "unfinished", _G,
+        "The game stops unfinished: at the turn limit, or past a budget (a turn, or the "
+        "game, that asks for answers or logs events without end).",
         _player("nobody (-1)", nobody=True),
         FieldSpec("turns", "count", "the turns played"),
+        FieldSpec("limit", "text",
+                  "the parameter reached: `turn_limit`, `turn_decision_limit`, "
+                  "`game_decision_limit` or `game_event_limit`", optional=True),
+        FieldSpec("budget", "flag", "whether a budget (of decisions, or of the log) stopped it",
+                  optional=True),
+        messages=(Message("log_unfinished_budget", ("budget", True)),
+                  Message("log_unfinished")),
     ),
     # --- Cities & Knights ----------------------------------------------------------------
     _event(

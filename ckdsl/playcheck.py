@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from ckdsl.bots.base import make_bot
 from ckdsl.diagnostics import CkdslError, Diagnostic, Pos
-from ckdsl.dsl.program import effects
 from ckdsl.dsl.source import locate
 from ckdsl.jsondata import arr, obj, text
+from ckdsl.rules.checks import effects
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.session import GameSetup, load_rules, start
 

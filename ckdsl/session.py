@@ -9,6 +9,7 @@ identical state.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -16,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from ckdsl import board
+from ckdsl import arguments, board
 from ckdsl.core.compiled import CompiledRules, compile_rules
 from ckdsl.core.decisions import IllegalAnswer, Option
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
@@ -58,6 +59,17 @@ class GameSetup:
     players: int = 4
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        """A ``Path`` is taken for the rules and the map; a wrong type is a TypeError
+        naming the field, here rather than deep inside a game."""
+        set_field = object.__setattr__  # (frozen)
+        set_field(self, "rules", arguments.file_name(self.rules, "GameSetup.rules"))
+        set_field(self, "map", arguments.file_name(self.map, "GameSetup.map"))
+        if self.layout is not None:
+            arguments.text(self.layout, "GameSetup.layout")
+        arguments.whole(self.players, "GameSetup.players")
+        arguments.whole(self.seed, "GameSetup.seed")
+
 
 @dataclass(frozen=True)
 class LoadedRules:
@@ -89,10 +101,20 @@ def load_rules(target: str) -> LoadedRules:
     Cached by resolved path, and served again only while every file it was read from (the
     variant, its ``extends`` chain, the rule folders and their listings) is unchanged: an
     edited variant is reloaded on the next call."""
+    target = arguments.file_name(target, "rules")  # (a str or a Path)
     _no_nul(target)
     target = rules_target(target)
     path = base_rules_dir() if target == "base" else Path(target)
-    return _RULES.get(str(path.resolve()), lambda: _load_rules(target))
+    return _RULES.get(_resolved_name(path), lambda: _load_rules(target))
+
+
+def _resolved_name(path: Path) -> str:
+    """``path`` resolved, or a CkdslError naming it if links lead round a loop."""
+    try:
+        return str(path.resolve())
+    except (RuntimeError, OSError):  # (Python 3.11 says a loop with RuntimeError)
+        message = "a symbolic link that leads round a loop"
+        raise CkdslError([Diagnostic(str(path), 0, 0, message)]) from None
 
 
 def _no_nul(target: str) -> None:
@@ -129,12 +151,13 @@ def load_board(name: str) -> tuple[board.MapSpec, board.Topology]:
     """The map ``name`` (bundled name or file) and its topology; raises CkdslError.
 
     Cached by the map file's resolved path while the file is unchanged."""
+    name = arguments.file_name(name, "map")  # (a str or a Path)
     _no_nul(name)
     path = board.map_path(name)
     problem = yaml_suffix_problem(path)
     if problem is not None:  # a system file named as a map is never read
         raise CkdslError([Diagnostic(str(path), 0, 0, problem)])
-    return _BOARDS.get(str(path.resolve()), lambda: _load_board(path))
+    return _BOARDS.get(_resolved_name(path), lambda: _load_board(path))
 
 
 def _load_board(path: Path) -> tuple[tuple[board.MapSpec, board.Topology], tuple[Stamp, ...]]:
@@ -321,18 +344,33 @@ def _resolved(target: str, save: Path, bundled: Sequence[str]) -> str:
 
 RULES_IN_USE = "the rules being played"
 MAP_IN_USE = "the map being played"
+RULE_FILE_IN_USE = "a file the rules being played are read from (a variant they extend)"
 
 
 def file_in_use(path: Path, setup: GameSetup) -> str | None:
-    """Which of the game's own files ``path`` is (its variant, a file of its rule-set
-    folder, its map), if it is one: a save must never be written over it."""
+    """Which of the game's own files ``path`` is, if it is one: its variant, a variant it
+    extends, a file of a rule-set folder it was read from (``RULES_IN_USE``,
+    ``RULE_FILE_IN_USE``), or its map (``MAP_IN_USE``). A save, a picture or a report
+    must never be written over it."""
+    return files_in_use(path, setup.rules, setup.map)
+
+
+def files_in_use(path: Path, rules: str | None, map_name: str | None) -> str | None:
+    """``file_in_use`` for a rule set and a map given apart (``None``: not in use)."""
     target = path.resolve()
-    rules = base_rules_dir() if setup.rules == "base" else Path(setup.rules)
-    rules = rules.resolve()
-    if target == rules or (rules.is_dir() and rules in target.parents):
-        return RULES_IN_USE
-    if target == board.map_path(setup.map).resolve():
-        return MAP_IN_USE
+    if rules is not None:
+        folder = base_rules_dir() if rules == "base" else Path(rules)
+        read = {folder.resolve()}
+        # (a rule set that does not load: its own file or folder is still checked)
+        with contextlib.suppress(CkdslError, OSError, ValueError):
+            read.update(Path(stamp.path) for stamp in load_rules(rules).ruleset.sources)
+        for source in read:
+            if target == source or (source.is_dir() and source in target.parents):
+                return RULES_IN_USE if target == folder.resolve() else RULE_FILE_IN_USE
+    if map_name is not None:
+        with contextlib.suppress(OSError, ValueError):
+            if target == board.map_path(map_name).resolve():
+                return MAP_IN_USE
     return None
 
 

@@ -19,7 +19,7 @@ from ckdsl.diagnostics import CkdslError, Diagnostic, sorted_diagnostics
 from ckdsl.dsl.program import load_ruleset
 from ckdsl.l10n import derived
 from ckdsl.l10n.catalog import all_languages, languages, load_locale_file, locale_path
-from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids
+from ckdsl.l10n.check import inline_unknown_ids, unknown_ids, unnamed_ids, untranslatable_reasons
 from ckdsl.paths import base_rules_dir
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema
@@ -98,6 +98,11 @@ def _load(path: Path, loaded: Loaded) -> tuple[RuleSet | None, list[Diagnostic]]
     return ruleset, list(problems)
 
 
+def _unreadable(report: Report, path: Path, message: str) -> None:
+    report.diagnostics.append(Diagnostic(str(path), 0, 0, message))
+    report.checked.append(Checked(str(path), "unreadable", False))
+
+
 def _validate_one(
     path: Path,
     report: Report,
@@ -106,8 +111,14 @@ def _validate_one(
     loaded: Loaded,
     depth: int = 0,
 ) -> None:
-    resolved = path.resolve()
+    try:
+        resolved = path.resolve(strict=path.is_symlink())
+    except (OSError, RuntimeError):  # a link to itself, or round a loop of links
+        _unreadable(report, path, "a symbolic link that leads round a loop: not read")
+        return
     if resolved in seen:
+        if path.is_symlink() and path.is_dir():  # a link back up the tree: said, not followed
+            _unreadable(report, path, "a link to a folder searched already (a loop): not read")
         return
     seen.add(resolved)
     if not path.exists():
@@ -115,9 +126,16 @@ def _validate_one(
         report.checked.append(Checked(str(path), "missing", False))
         return
     if path.is_dir():
-        yaml_files = sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml"))
+        try:
+            entries = sorted(path.iterdir())
+        except OSError as exc:  # no permission to list it: a finding, not a skip
+            _unreadable(report, path, f"cannot read this folder: {exc.strerror or exc}")
+            return
+        for link in (p for p in entries if p.is_symlink() and not p.exists()):
+            _unreadable(report, link, "a symbolic link that leads nowhere or round a loop")
+        yaml_files = [p for p in entries if p.suffix in (".yaml", ".yml")]
         if not yaml_files:
-            subfolders = [p for p in sorted(path.iterdir()) if p.is_dir()]
+            subfolders = [p for p in entries if p.is_dir()]
             subfolders = [p for p in subfolders if p.name not in SKIPPED_FOLDERS]
             if not subfolders:
                 report.diagnostics.append(
@@ -187,6 +205,7 @@ def _validate_ruleset(path: Path, report: Report, kind: str, loaded: Loaded) -> 
     ruleset, problems = _load(path, loaded)
     if ruleset is not None:
         problems += inline_unknown_ids(ruleset) + unnamed_ids(ruleset)
+        problems += untranslatable_reasons(ruleset)
         if not _errors(problems):
             problems += _game_faults(path, ruleset)
     report.diagnostics.extend(problems)
@@ -285,9 +304,36 @@ def _validate_locale(path: Path, report: Report, reference: Reference) -> None:
         problems += unknown_ids(locale, ruleset)
     if locale is not None:  # a derived language: its source and transliteration exist
         problems += derived.problems(locale.data, locale.positions, languages(path.parent))
+    if locale is not None and ruleset is not None and not _errors(problems):
+        problems += _translation_problems(locale.language, path, ruleset)
     report.diagnostics.extend(problems)
     ok = locale is not None and not _errors(problems)
     report.checked.append(Checked(str(path), "locale", ok))
+
+
+def _translation_problems(language: str, path: Path, ruleset: RuleSet) -> list[Diagnostic]:
+    """What of ``l10n check`` a locale file cannot be used with: a broken placeholder is
+    an error (the game would show it raw); untranslated entries, one warning that counts
+    them (they are shown in English). Only for a translation beside its en.yaml, outside
+    the bundled locales."""
+    from ckdsl.l10n.check import check_languages
+    from ckdsl.paths import locales_dir
+
+    folder = path.parent
+    if language == "en" or language not in languages(folder):
+        return []
+    if folder.resolve() == locales_dir().resolve():
+        return []  # the bundled ones: `ckdsl l10n check` is theirs (and validate stays light)
+    findings = check_languages(ruleset, (language,), folder)
+    out = [f.diagnostic for f in findings if f.kind == "placeholder"]
+    missing = sum(1 for f in findings if f.kind == "missing")
+    if missing:
+        note = (
+            f"{missing} entries are not translated yet (shown in English): "
+            f"`ckdsl l10n check --lang {language} --locales {folder}` lists them"
+        )
+        out.append(Diagnostic(str(path), 0, 0, note, severity="warning"))
+    return out
 
 
 def _errors(diagnostics: list[Diagnostic]) -> bool:

@@ -393,7 +393,9 @@ def test_turn_limit_ends_the_game_unfinished() -> None:
         roll(game, 1, 1)
         game.answer(("end",))
     assert game.state.over and game.state.winner == -1
-    assert game.events[-1] == {"event": "unfinished", "player": -1, "turns": 2}
+    assert game.events[-1] == {
+        "event": "unfinished", "player": -1, "turns": 2, "limit": "turn_limit", "budget": False
+    }  # fmt: skip
     assert game.state.turn == 2  # the turns played, not one begun beyond the limit
 
 

@@ -274,6 +274,9 @@ STOPS: dict[str, dict[str, object]] = {
     "stop_too_large": {"a": 4294967296, "b": 4294967296},
     "stop_no_gate": {},
     "stop_hooks": {"limit": 2000},
+    "stop_events": {"limit": 20000},
+    "stop_counter_too_large": {"counter": "hired"},
+    "stop_negative": {"value": -5},
 }
 """Every reason an effect stops for, with the fields the engine gives it."""
 

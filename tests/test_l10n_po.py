@@ -326,6 +326,7 @@ def test_init_refuses_a_language_that_exists_and_lang_follows_the_folder(
     assert result.exit_code == 2 and result.stdout == ""
     assert "fr.yaml exists already: `ckdsl l10n update fr`" in " ".join(result.stderr.split())
     assert (folder / "fr.yaml").read_bytes() == before
+    (folder / "de.yaml").write_text("", encoding="utf-8")  # the shell's `> de.yaml`
     result = runner.invoke(cli, ["l10n", "init", "de", "--locales", str(folder)])
     assert result.exit_code == 0
     (folder / "de.yaml").write_text(result.stdout, encoding="utf-8")
@@ -389,3 +390,20 @@ def test_a_locale_that_is_not_utf8_is_an_error_not_a_crash(
         result = CliRunner().invoke(cli, ["l10n", *args, "--locales", str(folder)])
         assert result.exit_code == 1, result.output
         assert "fr.yaml:2:" in result.stderr and "not UTF-8" in result.stderr
+
+
+def test_validate_of_a_locale_file_finds_what_breaks_it_at_a_table(tmp_path: Path) -> None:
+    """Review row 48: `validate de.yaml` said ok with a broken placeholder."""
+    from click.testing import CliRunner
+
+    from ckdsl.cli import cli
+
+    shutil.copy(locales_dir() / "en.yaml", tmp_path / "en.yaml")
+    text = template("de", tmp_path / "en.yaml").replace(
+        '  log_roll: ""', '  log_roll: "{player} würfelt {totl}"'
+    )
+    (tmp_path / "de.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path / "de.yaml")])
+    assert result.exit_code == 1
+    assert "{totl}: the event 'roll' has no such field" in result.stderr
+    assert "entries are not translated yet (shown in English)" in result.stderr

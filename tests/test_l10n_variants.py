@@ -108,3 +108,24 @@ def test_validate_warns_of_a_new_id_without_an_english_name(tmp_path: Path) -> N
     ]
     assert "add it under `names: en: names: terrains:`" in found[2].message
     assert validate_paths([variant(tmp_path, JESTER)]).diagnostics == []
+
+
+def test_a_reason_written_as_text_is_a_warning_at_its_line(tmp_path: Path) -> None:
+    """A `require ... else "text"` is shown in English at every table (review 2026-11-27,
+    row 2): validate says so at the require's line; a message key is not reported."""
+    variant = tmp_path / "tithe.yaml"
+    variant.write_text(
+        "extends: base\noverride:\n  cards:\n    merchant: {count: 5}\nadd:\n  cards:\n"
+        "    tithe:\n      deck: trade\n      count: 1\n      effect: |\n"
+        "        gain 1 grain\n"
+        '        require count(cities(me)) > 0 else "you need a city"\n'
+        "names:\n  en:\n    cards:\n      tithe: {name: Tithe, text: A grain.}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["validate", str(variant)])
+    assert result.exit_code == 0
+    assert f'{variant}:12:0: warning: the reason "you need a city" is shown as written' in (
+        result.stderr
+    )
+    caravans = CliRunner().invoke(cli, ["validate", "examples/variants/caravans.yaml"])
+    assert caravans.exit_code == 0 and "shown as written" not in caravans.stderr

@@ -376,6 +376,53 @@ steps:
 """,
     ),
     Case(
+        "turn_decision_limit",
+        2,
+        """
+position:
+  phase: after_roll
+  players:
+    red: {hand: {wool: 2}}
+steps:
+  - answer: offer 1 wool for 1 ore
+  - answer: decline
+    by: blue
+  - expect:
+      over: true
+      winner: null
+      log: [{event: unfinished, turns: 1, limit: turn_decision_limit, budget: true}]
+""",
+    ),
+    Case(
+        "game_decision_limit",
+        2,
+        """
+position:
+  phase: after_roll
+steps:
+  - answer: end turn
+  - answer: roll
+  - expect:
+      over: true
+      winner: null
+      log: [{event: unfinished, turns: 2, limit: game_decision_limit, budget: true}]
+""",
+    ),
+    Case(
+        "game_event_limit",
+        2,
+        """
+position:
+  phase: after_roll
+steps:
+  - answer: end turn
+  - expect:
+      over: true
+      winner: null
+      log: [{event: unfinished, turns: 2, limit: game_event_limit, budget: true}]
+""",
+    ),
+    Case(
         "trade_offers_per_turn",
         1,
         """

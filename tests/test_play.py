@@ -163,6 +163,13 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
         {"event": "longest_road", "player": -1, "previous": 0, "length": 5},
         {"event": "win", "player": 3, "points": 13},
         {"event": "unfinished", "player": -1, "turns": 500},
+        {
+            "event": "unfinished",
+            "player": -1,
+            "turns": 9,
+            "limit": "turn_decision_limit",
+            "budget": True,
+        },
         # Cities & Knights, every kind with the fields the engine gives it.
         {"event": "barbarians", "player": 0, "position": 3},
         {"event": "attack", "player": 0, "strength": 4, "defence": 5, "won": True},

@@ -432,7 +432,7 @@ def test_the_text_summary_counts_unfinished_games(tmp_path: Path) -> None:
     summary = summarize(read_results(tmp_path))
     assert summary["seats"][0]["games"] == 6  # every game in the denominator
     text = format_summary(summary)
-    assert "6 games on 6 seeds" in text and "stopped at the turn limit" in text
+    assert "6 games on 6 seeds" in text and "stopped unfinished" in text
     result = simulate_cli("--games", "6", "--seed", "2", "--jobs", "1")
     assert result.exit_code == 0 and result.stdout.strip() == text
 

@@ -31,6 +31,8 @@ def topology_for(spec: MapSpec) -> Topology:
 
     Keyed by the file and by the shape it states, so an edited file is never served a
     stale topology."""
+    if not isinstance(spec, MapSpec):  # load_map's None (a map with errors), say
+        raise TypeError(f"topology_for takes a MapSpec (from load_map), not {type(spec).__name__}")
     return _topology(spec.file, spec.hexes, spec.harbors)
 
 

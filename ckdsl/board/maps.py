@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from ckdsl import arguments
 from ckdsl.board.topology import SIDE_STEPS, Hex
 from ckdsl.diagnostics import Diagnostic, JsonPath, sorted_diagnostics
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj, text
@@ -57,11 +58,12 @@ def bundled_maps() -> list[str]:
     return sorted(p.stem for p in maps_dir().glob("*.yaml"))
 
 
-def map_path(name_or_path: str) -> Path:
+def map_path(name_or_path: str | Path) -> Path:
     """A bundled map's file by name ("standard"), else ``name_or_path`` as a file path.
 
     A name is anything without a folder separator or a YAML suffix that is not an
     existing file, so ``--map standard`` and ``--map my-map.yaml`` both do what they say."""
+    name_or_path = arguments.file_name(name_or_path, "map_path")
     given = Path(name_or_path)
     if (
         "/" in name_or_path
@@ -83,6 +85,7 @@ def load_map(
 
     With ``terrains`` and ``resources`` (the ids of a rule set) the map's terrain ids and
     harbor kinds are checked against them too, each error at its value's position."""
+    path = arguments.file_path(path, "load_map")  # (a str or a Path)
     if not path.exists() and path.parent == maps_dir():
         known = bundled_maps()
         message = f"unknown map{suggest(path.stem, known)} (bundled maps: {', '.join(known)})"

@@ -36,6 +36,7 @@ from ckdsl.bots.features import (
     city_value,
     load_weights,
 )
+from ckdsl.core import trade
 from ckdsl.core.decisions import Decision, IllegalAnswer, Option
 from ckdsl.core.tasks import RespondTask, expect
 
@@ -280,8 +281,8 @@ class HeuristicBot:
         cards, giving the good held most beyond what that purchase needs: the first offer
         of the turn only, and only if the hand is then worth more."""
         state, rules = game.state, game.rules
-        if state.offers_made or not rules.number("trade_offers_per_turn"):
-            return None
+        if state.offers_made or trade.offer_refused(game, me) is not None:
+            return None  # (the first offer of the turn only, and one the rules allow)
         ev = self.evaluator(game)
         mine = state.players[me]
         hand = mine.hand

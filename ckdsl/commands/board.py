@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING
 import click
 
 from ckdsl.commands.common import (
+    NAME,
+    NamedPath,
     bot_specs,
     json_option,
+    refuse_game_files,
     rules_option,
     setup_usage_errors,
     table_layout_option,
@@ -37,30 +40,32 @@ lang_option = click.option(
     help="Language of the picture's and the text's words.",
 )
 svg_option = click.option(
-    "--svg", "svg_path", type=click.Path(path_type=Path), help="Write the picture as SVG."
+    "--svg", "svg_path", type=NamedPath(path_type=Path), help="Write the picture as SVG."
 )
 png_option = click.option(
     "--png",
     "png_path",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     help="Write the picture as PNG (needs rsvg-convert, cairosvg or Chromium).",
 )
 
 
 @click.command()
-@click.option("--map", "map_name", default="standard", show_default=True, help="Map name or file.")
+@click.option(
+    "--map", "map_name", default="standard", show_default=True, type=NAME, help="Map name or file."
+)
 @click.option("--seed", type=int, default=None, help="Draw a random layout with this seed.")
 @click.option("--layout", default=None, help="A fixed layout of the map (e.g. beginner).")
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     help="Draw a saved game's position instead (its final one, or --at N).",
 )
 @click.option(
     "--scenario",
     "scenario_path",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     help="Draw a scenario's position instead (before its steps, or after --at N of them).",
 )
 @click.option(
@@ -129,6 +134,8 @@ def _draw_map(
     if seed is not None and layout is not None:
         raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
     spec, topology = load_board(map_name)
+    for option, path in (("--svg", svg_path), ("--png", png_path)):
+        refuse_game_files(option, path, map_name=map_name)
     layout, seed = default_drawing(spec, layout, seed)
     try:
         drawn = (
@@ -181,6 +188,8 @@ def _draw_game(
     else:
         game, setup, _ = scenario_position(source, at)
     done = total if at is None else at
+    for option, path in (("--svg", svg_path), ("--png", png_path)):
+        refuse_game_files(option, path, [setup.rules], setup.map, [source])
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     if svg_path is not None or png_path is not None:
         title = f"{source.name} · {done}/{total}"
@@ -254,6 +263,7 @@ def watch(
     setup = GameSetup(target, map_name, layout, len(specs), seed)
     with setup_usage_errors():
         game = start(setup)
+    refuse_game_files("--svg", svg_path, [setup.rules], setup.map)
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
     pause = delay if delay is not None else (1.0 if sys.stdout.isatty() else 0.0)
 

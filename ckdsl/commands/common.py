@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO, TypeVar
 import click
 
 from ckdsl import native
-from ckdsl.diagnostics import CkdslError, Diagnostic
+from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.l10n.catalog import REFERENCE, all_languages
 
 if TYPE_CHECKING:
@@ -35,7 +35,40 @@ DEFAULT_LINEUP = "heuristic,heuristic,heuristic,heuristic"
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
-PATH = click.Path(path_type=Path)
+
+class NamedPath(click.Path):
+    """A file or folder name, never empty: ``''`` would be read as the current folder
+    (``Path('')`` is ``.``), and a game would run on what is there, or say nothing
+    useful."""
+
+    def convert(
+        self,
+        value: str | os.PathLike[str],
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> str | bytes | os.PathLike[str]:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name names no file: give a file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class _Name(click.ParamType):  # type: ignore[type-arg]
+    """A bundled name or a file (``--map``), never empty."""
+
+    name = "text"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> object:
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty name names nothing: give a bundled name or a file", param, ctx)
+        return value
+
+
+NAME = _Name()
+"""The type of ``--map``: a bundled map's name or a file."""
+
+PATH = NamedPath(path_type=Path)
 """The type of an argument or option that names a file or folder: one for all of them
 (Click asks gettext for the name of each one it makes, at every start)."""
 
@@ -68,7 +101,12 @@ rules_option = click.option(
     help="A rule-set folder or variant file (default: the bundled base rules).",
 )
 map_option = click.option(
-    "--map", "map_name", default="standard", show_default=True, help="Map name or file."
+    "--map",
+    "map_name",
+    default="standard",
+    show_default=True,
+    type=NAME,
+    help="Map name or file.",
 )
 layout_option = click.option(
     "--layout", default=None, help="A fixed layout of the map (default: from each seed)."
@@ -78,6 +116,7 @@ table_map_option = click.option(
     "--map",
     "map_name",
     default=None,
+    type=NAME,
     help="Map name or file (default: the variant's `table: map`, else standard).",
 )
 table_layout_option = click.option(
@@ -179,9 +218,24 @@ def plain_warnings() -> None:
     warnings.showwarning = show
 
 
+MAX_SHOWN_PER_FILE = 100
+"""Findings printed for one file; the rest are counted (a file of thousands of broken
+entries printed 39,600 lines, which nobody reads past the first screen)."""
+
+
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
+    shown: dict[str, int] = {}
     for d in diagnostics:
-        click.echo(d.format(), err=True)
+        shown[d.file] = shown.get(d.file, 0) + 1
+        if shown[d.file] <= MAX_SHOWN_PER_FILE:
+            click.echo(d.format(), err=True)
+    for file, count in shown.items():
+        if count > MAX_SHOWN_PER_FILE:
+            more = count - MAX_SHOWN_PER_FILE
+            where = f"{display_path(file)}: " if file else ""
+            click.echo(
+                f"{where}... and {more:,} more findings here (fix those above first)", err=True
+            )
 
 
 def fail(diagnostics: Sequence[Diagnostic]) -> NoReturn:
@@ -279,6 +333,31 @@ def run_experiment(
     except RunInterrupted as stop:
         click.echo(str(stop), err=True)
         click.get_current_context().exit(EXIT_INTERRUPTED)
+
+
+def refuse_game_files(
+    option: str,
+    path: Path | None,
+    rules: Sequence[str | None] = (),
+    map_name: str | None = None,
+    read: Sequence[Path] = (),
+) -> None:
+    """Nothing writes over a file the game reads: ``path`` (the file of ``option``) must
+    not be a rule file of ``rules`` (a variant, a variant it extends, a rule-set folder's
+    file), the map ``map_name``, or one of ``read`` (the save or scenario shown). A usage
+    error, exit 2, naming the file."""
+    from ckdsl.session import files_in_use
+
+    if path is None:
+        return
+    used = next(
+        (u for r in rules or (None,) if (u := files_in_use(path, r, map_name)) is not None),
+        None,
+    )
+    if used is None and any(path.resolve() == p.resolve() for p in read):
+        used = "the file being shown"
+    if used is not None:
+        raise click.BadParameter(f"'{path}' is {used}: write to another file", param_hint=option)
 
 
 def ruleset_or_exit(rules: Path | None) -> RuleSet:

@@ -15,6 +15,8 @@ import click
 
 from ckdsl.commands.common import (
     DEFAULT_LINEUP,
+    NAME,
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -22,6 +24,7 @@ from ckdsl.commands.common import (
     map_option,
     prepared,
     quiet_option,
+    refuse_game_files,
     results_folder,
     rotate_option,
     run_experiment,
@@ -84,8 +87,8 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 
 
 @click.command("compare")
-@click.argument("base", metavar="BASE")
-@click.argument("variants", nargs=-1, required=True, metavar="VARIANT...")
+@click.argument("base", metavar="BASE", type=NAME)
+@click.argument("variants", nargs=-1, required=True, metavar="VARIANT...", type=NAME)
 @click.option(
     "--players",
     default=DEFAULT_PLAYERS,
@@ -123,7 +126,7 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 @scheduler_option
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     default=None,
     help="Keep the games here, one results folder per rule set (DIR/LABEL). The same "
     "command again plays only the games missing; more --games extends the folders. "
@@ -134,14 +137,14 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 @click.option(
     "--report",
     "report_path",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=NamedPath(path_type=Path, dir_okay=False),
     default=None,
     help="Write one self-contained HTML file: the design, the tables and the plots.",
 )
 @click.option(
     "--plots",
     "plots_dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, file_okay=False),
     default=None,
     help="Write each plot as PNG and SVG in this folder (with captions.txt).",
 )
@@ -284,6 +287,7 @@ def compare_command(
     check_writable(report_path, plots_dir, out)
     lineup_set = tuple(tuple(spec.full() for spec in team) for team in teams)
     lineup = lineup_set[0]
+    refuse_game_files("--report", report_path, [base, *variants], map_name)
     plans = _plans([base, *variants], lineup_set, games, seed, rotate_seats, map_name, layout)
     seats = len(lineup)
     sprt_metric = None

@@ -12,6 +12,7 @@ import click
 from ckdsl.commands.common import (
     EXIT_FINDINGS,
     PATH,
+    NamedPath,
     echo_json,
     echo_lines,
     json_option,
@@ -30,7 +31,7 @@ def l10n() -> None:
 _locales_option = click.option(
     "--locales",
     "locales",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, file_okay=False),
     default=None,
     metavar="FOLDER",
     help="The folder of the locale files (default: rules/locales of the checkout you are "
@@ -91,7 +92,8 @@ def l10n_init(language: str, locales: Path | None) -> None:
         raise click.BadParameter("English is the reference: it exists", param_hint="LANGUAGE")
     folder = _locales_folder(locales)
     existing = locale_path(language, folder)
-    if existing.exists():
+    # An empty file is the shell's `> de.yaml`, made before this runs: not a translation.
+    if existing.exists() and (not existing.is_file() or existing.stat().st_size > 0):
         raise click.BadParameter(
             f"{existing} exists already: `ckdsl l10n update {language}` brings it up to date "
             "with English (init starts a new language, and would wipe it)",

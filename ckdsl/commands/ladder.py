@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ckdsl.commands.common import (
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -54,7 +55,7 @@ def as_spec(item: str) -> str:
 @scheduler_option
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     default=None,
     help="Keep (and resume) the games in this folder.",
 )

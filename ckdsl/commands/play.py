@@ -19,6 +19,7 @@ from ckdsl.commands.common import (
     echo_lines,
     json_option,
     lang_option,
+    refuse_game_files,
     rules_option,
     setup_usage_errors,
     table_layout_option,
@@ -155,14 +156,7 @@ def _save_or_keep(save_path: Path | None, game: Game, setup: GameSetup) -> bool:
 
 def _check_save_path(save_path: Path | None, setup: GameSetup) -> None:
     """A save is never written over the files of the game itself."""
-    from ckdsl.session import file_in_use
-
-    if save_path is not None:
-        used = file_in_use(save_path, setup)
-        if used is not None:
-            raise click.BadParameter(
-                f"'{save_path}' is {used}: save the game to another file", param_hint="--save"
-            )
+    refuse_game_files("--save", save_path, [setup.rules], setup.map)
 
 
 def _started(setup: GameSetup) -> Game:
@@ -245,6 +239,7 @@ def _replay_steps(save: Path, svg_path: Path | None, lang: str, rules: Path | No
     from ckdsl.table.watch import steps
 
     game, setup, answers = open_replay(save, None if rules is None else str(rules))
+    refuse_game_files("--svg", svg_path, [setup.rules], setup.map, [save])
     catalog = load_catalog(lang, load_rules(setup.rules).ruleset)
 
     def given() -> Iterator[Option]:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ckdsl.commands.common import (
+    NAME,
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 
 
 @click.command("simulate")
-@click.argument("rules", default="base", metavar="[RULES]")
+@click.argument("rules", default="base", metavar="[RULES]", type=NAME)
 @click.option(
     "--players",
     default=None,
@@ -57,7 +59,7 @@ if TYPE_CHECKING:
 @scheduler_option
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     default=None,
     help="Keep the games in this folder (one Parquet row per game, plus _manifest.json). "
     "The same command again plays only the games it lacks; more --games extends it. "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ckdsl.commands.common import json_option, quiet_option
+from ckdsl.commands.common import NamedPath, json_option, quiet_option
 from ckdsl.commands.compare import (
     Analysis,
     check_writable,
@@ -26,20 +26,20 @@ _LEVEL = click.FloatRange(0, 1, min_open=True, max_open=True)
 
 
 @click.command("report")
-@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("folder", type=NamedPath(path_type=Path, file_okay=False))
 @click.option("--base", default=None, help="The base's label (default: the rule set the "
               "compare command named first).")  # fmt: skip
 @click.option(
     "--report",
     "report_path",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=NamedPath(path_type=Path, dir_okay=False),
     default=None,
     help="Write the self-contained HTML report.",
 )
 @click.option(
     "--plots",
     "plots_dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, file_okay=False),
     default=None,
     help="Write each plot as PNG and SVG in this folder (with captions.txt).",
 )
@@ -109,7 +109,7 @@ def report_command(
 
 
 @click.command("plan")
-@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("folder", type=NamedPath(path_type=Path, file_okay=False))
 @click.option("--delta", type=float, required=True,
               help="The difference to detect, in the metric's units (0.03: 3 points of a "
               "rate; 2 for two turns).")  # fmt: skip

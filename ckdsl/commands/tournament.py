@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from ckdsl.commands.common import (
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
 @scheduler_option
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    type=NamedPath(path_type=Path),
     default=None,
     help="Keep (and resume) the games in this folder, as `ckdsl simulate` does.",
 )

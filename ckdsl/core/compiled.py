@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from ckdsl.rules.ruleset import RuleSet
 
@@ -32,10 +32,23 @@ ENGINE_PARAMETERS = frozenset({
     "special_harbor_rate",
     "trade_offers_per_turn",
     "turn_limit",
+    "turn_decision_limit",
+    "game_decision_limit",
+    "game_event_limit",
 })  # fmt: skip
 """The parameters the engine's Python reads itself; every other parameter of a rule set
 must be named by one of its effects, hooks, conditions or formulas (``ckdsl validate``
 says which is read by nothing)."""
+
+DECISION_BUDGETS: Final = {
+    "turn_decision_limit": 1000,
+    "game_decision_limit": 100_000,
+    "game_event_limit": 300_000,
+}
+"""Every game ends: past this many answers in one turn, or in the whole game, or this many
+events logged, it stops, unfinished (``Game.answer``). Parameters of the rule set; these
+are their defaults, far past any real game (bots give at most a few dozen answers a turn,
+a few thousand a game; a game of 500 turns logs about 4,000 events)."""
 
 Bundle = tuple[tuple[int, int], ...]
 """Goods and amounts as (good index, amount) pairs: a cost, a production, a trade side."""
@@ -279,7 +292,7 @@ def compile_rules(ruleset: RuleSet, programs: Programs) -> CompiledRules:
         defender_supply=int(titles["defender"]["supply"]),
         longest_road_points=int(titles["longest_road"]["points"]),
         longest_road_min=int(titles["longest_road"]["min_length"]),
-        params=frozen(data["parameters"]),
+        params=frozen({**DECISION_BUDGETS, **data["parameters"]}),
         programs=programs,
         counters=frozen(
             {

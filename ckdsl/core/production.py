@@ -43,6 +43,8 @@ def produce(game: Game, roller: int, number: int) -> None:
             if told:
                 named = {names[g]: n for g, n in sorted(goods) if n}
                 game.log("produce", p, goods=named)
+            else:
+                game.tally()  # counted all the same (the budget of the log)
         elif p not in gold_owners:
             got_nothing.append(p)
     tasks: list[Task] = []

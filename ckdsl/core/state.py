@@ -113,6 +113,10 @@ class GameState:
     winner: int = NOBODY
     over: bool = False
     counters: dict[str, int | list[int]] = field(default_factory=dict)  # one, or per player
+    decisions: int = 0  # answers given this game (``Game.answer``: the decision budget)
+    turn_decisions: int = 0  # answers given since this turn began
+    logged: int = 0  # events logged this game (``Game.log``: the budget of the log)
+    step_logged: int = 0  # events logged since the last answer
 
     def to_data(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
@@ -163,6 +167,10 @@ class GameState:
             {k: v[:] if isinstance(v, list) else v for k, v in self.counters.items()}
             if self.counters
             else {},
+            self.decisions,
+            self.turn_decisions,
+            self.logged,
+            self.step_logged,
         )
 
     def digest(self) -> str:

@@ -70,12 +70,21 @@ def check_offer(game: Game, decision: Decision, option: Option) -> None:
     if not has(hand, game.bundle(give)):
         short = {g: hand[game.rules.good_index[g]] for g in give}
         raise IllegalAnswer(Refusal("refused_offer_not_held", {"goods": give, "held": short}))
-    why = unmet(game, "offer", decision.player)
+    why = offer_refused(game, decision.player)
     if why is not None:
         raise IllegalAnswer(why)
+
+
+def offer_refused(game: Game, player: int) -> Refusal | None:
+    """Why ``player`` may make no offer now, whatever it is (the rule set's `allow: offer`
+    condition, the offers made this turn), or None: bots ask before they offer."""
+    why = unmet(game, "offer", player)
+    if why is not None:
+        return why
     limit = game.rules.number("trade_offers_per_turn")
     if game.state.offers_made >= limit:
-        raise IllegalAnswer(Refusal("refused_offer_limit", {"count": limit}))
+        return Refusal("refused_offer_limit", {"count": limit})
+    return None
 
 
 def _on_offer(game: Game, player: int, option: Option) -> None:

@@ -24,7 +24,7 @@ from ckdsl.core.building import cost_of, spots
 from ckdsl.core.compiled import has
 from ckdsl.core.values import Value
 from ckdsl.dsl.base import ast
-from ckdsl.dsl.base.errors import EffectFailure, out_of_budget
+from ckdsl.dsl.base.errors import LARGEST, EffectFailure, out_of_budget
 from ckdsl.dsl.base.registry import FUNCTIONS, VERBS, Function
 from ckdsl.dsl.base.types import (
     ANY,
@@ -40,7 +40,6 @@ from ckdsl.dsl.base.types import (
     list_of,
     specificity,
 )
-from ckdsl.dsl.compiler.closures import LARGEST
 from ckdsl.dsl.compiler.program import DEFAULT_SOURCE, Names
 
 AGGREGATE_TYPES = {"count": INT, "sum": INT, "min": INT, "max": INT, "any": BOOL, "all": BOOL}

@@ -43,6 +43,7 @@ from ckdsl.dsl.compiler.statements import Compiler
 from ckdsl.dsl.source import diagnostic
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.rules import disk
+from ckdsl.rules.checks import effects, entries
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.ruleset import load_ruleset as load_data
@@ -235,35 +236,6 @@ class Programs:
         return int(self.defence(Env(game, player, {"p": player})))
 
 
-def effects(data: JsonObject) -> Iterator[tuple[JsonPath, str, str]]:
-    """Every effect of the rule set: (path of its text, kind, text). Kind: card, ability,
-    hook, action. Reads what is there: a section or entry of the wrong shape is the
-    schema's error, reported already."""
-    for section, kind in (("hooks", "hook"), ("actions", "action")):
-        for key, spec in _entries(data.get(section)):
-            effect = spec.get("effect")
-            if isinstance(effect, str):
-                yield (section, key, "effect"), kind, effect
-    for card, spec in _entries(data.get("cards")):
-        effect = spec.get("effect")
-        if isinstance(effect, str):
-            yield ("cards", card, "effect"), "card", effect
-    for track, spec in _entries(data.get("tracks")):
-        levels = spec.get("levels")
-        for k, level in enumerate(levels if isinstance(levels, list) else []):
-            ability = level.get("ability") if isinstance(level, dict) else None
-            effect = ability.get("effect") if isinstance(ability, dict) else None
-            if isinstance(effect, str):
-                yield ("tracks", track, "levels", k, "ability", "effect"), "ability", effect
-
-
-def _entries(section: JsonValue) -> Iterator[tuple[str, JsonObject]]:
-    """The entries of a section that are mappings (none if the section is not one)."""
-    for key, spec in section.items() if isinstance(section, dict) else ():
-        if isinstance(spec, dict):
-            yield key, spec
-
-
 def compile_effect(
     text: str, names: Names, variables: dict[str, Type] | None = None, read: set[str] | None = None
 ) -> tuple[Program | None, list[DslError]]:
@@ -347,7 +319,7 @@ def conditions(data: JsonObject) -> Iterator[tuple[JsonPath, str, dict[str, Type
     for move, text in allow.items() if isinstance(allow, dict) else ():
         if isinstance(text, str) and move in MOVES:
             yield ("allow", move), text, MOVES[move], BOOL
-    for key, spec in _entries(data.get("actions")):
+    for key, spec in entries(data.get("actions")):
         condition = spec.get("allow")
         if isinstance(condition, str):
             yield ("actions", key, "allow"), condition, {}, BOOL
@@ -383,6 +355,10 @@ def check_rules(
         for path, text, variables, want in conditions(data):
             _, errors = compile_formula(text, names, variables, want, read)
             out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    if not out:
+        from ckdsl.dsl.hook_loops import endless_hooks  # the syntax tree: only to check
+
+        out += endless_hooks(data, positions)
     parsed.save()  # the texts parsed for the first time, for the next check
     if not out:  # with an effect in error, what it would have read is unknown
         parameters = data.get("parameters")

@@ -107,6 +107,11 @@ MAX_HOOK_RUNS: Final = 2000
 """How many hooks may run between two answers (a turn runs a handful): past it, a hook
 does not run, and the log says why, so a hook that runs itself cannot hang the game."""
 
+MAX_STEP_EVENTS: Final = 20_000
+"""How many events may be logged between two answers before no more hooks run in that
+step (a turn logs a few dozen): a hook that logs in a loop and runs itself cannot fill the
+memory with its log (the game's own budget, ``game_event_limit``, ends it later)."""
+
 MAX_NESTED_HOOKS: Final = 32
 """How deep hooks run inside one another at once; deeper, a hook waits in the queue (so a
 hook that runs itself goes round the queue instead of the Python stack)."""
@@ -129,6 +134,12 @@ def run_hook(game: Game, hook: str, me: int, variables: Variables | None = None)
             reason = f"more than {MAX_HOOK_RUNS} hooks in one step (does a hook run itself?)"
             stop = {"key": "stop_hooks", "limit": MAX_HOOK_RUNS}
             game.log("hook_failed", me, hook=hook, line=0, reason=reason, stop=stop)
+        return
+    if game.state.step_logged > MAX_STEP_EVENTS:  # hooks that log in a loop: stop them
+        game.hooks_run = MAX_HOOK_RUNS + 1  # (the rest of the step: said once, here)
+        reason = f"more than {MAX_STEP_EVENTS} events in one step (does a hook log in a loop?)"
+        stop = {"key": "stop_events", "limit": MAX_STEP_EVENTS}
+        game.log("hook_failed", me, hook=hook, line=0, reason=reason, stop=stop)
         return
     depth = game.hook_depth
     if run is None or depth >= MAX_NESTED_HOOKS:

@@ -34,6 +34,7 @@ event without its message is reported as missing.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -58,7 +59,7 @@ from ckdsl.l10n.glossary import Term, avoided_in, terms_of
 from ckdsl.l10n.history import earlier_english
 from ckdsl.l10n.inline import LABELS, definition, place_of_missing, variant_files
 from ckdsl.l10n.sources import SECTION, compare, recorded_of
-from ckdsl.rules.checks import improvement_levels, knight_levels
+from ckdsl.rules.checks import effects, improvement_levels, knight_levels
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.schemas import load_schema, suggest
@@ -331,6 +332,36 @@ def inline_unknown_ids(ruleset: RuleSet) -> list[Diagnostic]:
         positions.graft(ruleset.name_positions, (language,), ())
         inline = LocaleFile(language, "", fragment, positions)
         out += [f.diagnostic for f in _extra(inline, units)]
+    return out
+
+
+_REASON = re.compile(r'\belse\s+"((?:[^"\\]|\\.)*)"')
+"""A `require ... else "..."` reason in an effect's text."""
+
+
+def untranslatable_reasons(ruleset: RuleSet) -> list[Diagnostic]:
+    """A warning for each `require ... else "text"` whose text is no message of English
+    (nor of the variant's `names: en: messages:`): it is shown as written, in English, at
+    every table. A message key (`refused_...`) with a text in each language is."""
+    english, _ = _load(REFERENCE, ruleset, None)
+    messages = _dict(english.data.get("messages")) if english is not None else {}
+    out = []
+    for path, _, text in effects(ruleset.data):
+        for found in _REASON.finditer(text):
+            reason = found.group(1)
+            if reason in messages:
+                continue
+            line = text.count("\n", 0, found.start())
+            at = ruleset.positions.value(path)
+            message = (
+                f'the reason "{_short(reason)}" is shown as written, in English, at every '
+                "table: give a message key (such as refused_no_city) and its text in each "
+                "language under `names: <language>: messages:`"
+            )
+            where = Diagnostic.at(at, message, path)
+            if at.line:  # a block text starts on the line after its key
+                where = replace(where, line=at.line + line + 1, col=0)
+            out.append(replace(where, severity="warning"))
     return out
 
 

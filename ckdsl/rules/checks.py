@@ -398,3 +398,32 @@ CHECKS: tuple[Callable[[_Context], None], ...] = (
     _dice,
     _parameters,
 )
+
+
+def effects(data: JsonObject) -> Iterator[tuple[JsonPath, str, str]]:
+    """Every effect of the rule set: (path of its text, kind, text). Kind: card, ability,
+    hook, action. Reads what is there: a section or entry of the wrong shape is the
+    schema's error, reported already."""
+    for section, kind in (("hooks", "hook"), ("actions", "action")):
+        for key, spec in entries(data.get(section)):
+            effect = spec.get("effect")
+            if isinstance(effect, str):
+                yield (section, key, "effect"), kind, effect
+    for card, spec in entries(data.get("cards")):
+        effect = spec.get("effect")
+        if isinstance(effect, str):
+            yield ("cards", card, "effect"), "card", effect
+    for track, spec in entries(data.get("tracks")):
+        levels = spec.get("levels")
+        for k, level in enumerate(levels if isinstance(levels, list) else []):
+            ability = level.get("ability") if isinstance(level, dict) else None
+            effect = ability.get("effect") if isinstance(ability, dict) else None
+            if isinstance(effect, str):
+                yield ("tracks", track, "levels", k, "ability", "effect"), "ability", effect
+
+
+def entries(section: JsonValue) -> Iterator[tuple[str, JsonObject]]:
+    """The entries of a section that are mappings (none if the section is not one)."""
+    for key, spec in section.items() if isinstance(section, dict) else ():
+        if isinstance(spec, dict):
+            yield key, spec

@@ -50,9 +50,17 @@ def load_schema(kind: str) -> dict[str, Any]:
 
 @cache
 def _validator(kind: str) -> Draft7Validator:
-    from jsonschema import Draft7Validator
+    from jsonschema import Draft7Validator, validators
 
-    return Draft7Validator(_inlined(load_schema(kind)))
+    # A whole number is written as one: JSON Schema's "integer" also takes 1e9 and 13.0
+    # (floats of no fraction), which the engine's counts and parameters then choke on.
+    checker = Draft7Validator.TYPE_CHECKER.redefine("integer", _whole)
+    strict = validators.extend(Draft7Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+    return cast("Draft7Validator", strict(_inlined(load_schema(kind))))
+
+
+def _whole(checker: object, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _inlined(schema: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 import ckdsl
+from ckdsl import arguments
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.jsondata import JsonObject
 from ckdsl.rng import derive
@@ -152,12 +153,12 @@ class Experiment:
         """An experiment with one line-up (``simulate``): ``players`` is a spec list; the
         other options are the fields of the same names."""
         return cls(
-            rules=rules,
+            rules=arguments.file_name(rules, "rules"),  # (a str or a Path)
             lineups=(parse_lineup(players),),
             games=games,
             seed=seed,
             rotate=rotate,
-            map=map,
+            map=arguments.file_name(map, "map"),
             layout=layout,
             label=label,
             metrics=tuple(metrics),

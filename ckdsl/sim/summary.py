@@ -199,6 +199,11 @@ def distribution(values: Sequence[float], blocks: Sequence[int]) -> Distribution
 
 def summarize(df: pd.DataFrame) -> Summary:
     """The summary of the games in ``df`` (rows of a results store), as JSON data."""
+    if not hasattr(df, "sort_values"):  # a folder given for its games: say what is wanted
+        raise TypeError(
+            f"summarize takes the games as a DataFrame (read_results(folder)), not "
+            f"{type(df).__name__}"
+        )
     import pandas as pd
 
     from ckdsl.sim.stats.balance import seat_balance
@@ -340,7 +345,7 @@ def format_summary(summary: Summary) -> str:
     lines = [
         f"{rules}: {summary['games']} games on {summary['seeds']} seeds, "
         f"{fin['games']} finished ({_pct(fin['share'])}), "
-        f"{summary['unfinished']} stopped at the turn limit",
+        f"{summary['unfinished']} stopped unfinished",
         "",
         "Win rate by seat (of all games; Wilson 95%, clustered by seed)",
     ]

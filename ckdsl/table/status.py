@@ -66,7 +66,7 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
         head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')} ({sources})"
         if p == seat:
             hand = ", ".join(
-                f"{n} {catalog.good_name(rules.goods[g])}" for g, n in enumerate(player.hand) if n
+                catalog.counted(rules.goods[g], n) for g, n in enumerate(player.hand) if n
             )
             cards = ", ".join(
                 catalog.card_name(card) + (f" ×{n}" if n > 1 else "")

@@ -31,7 +31,7 @@ from ckdsl.l10n.refusals import say
 from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.picture import NoConverter, svg_to_png
 from ckdsl.reports.position import position_svg
-from ckdsl.session import RULES_IN_USE, GameSetup, file_in_use, start, write_save
+from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, start, write_save
 from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
 from ckdsl.table.textboard import text_board
@@ -39,6 +39,13 @@ from ckdsl.turn.game import Event, Game
 from ckdsl.turn.notation import format_option, parse_answer
 
 COMMANDS = ("help", "options", "board", "map", "card", "log", "undo", "save", "quit")
+
+
+MAX_LINE = 10_000
+"""The longest answer line read (any answer or command is a few dozen characters)."""
+
+TOO_LONG = "\0too long"
+"""What a line longer than ``MAX_LINE`` reads as: no answer, no command."""
 
 
 class Console(Protocol):
@@ -57,7 +64,17 @@ class LineConsole:
         print(text, flush=True)
 
     def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
-        return input(prompt)
+        """A line of at most ``MAX_LINE`` characters: a longer one (a file pasted, 25 MB on
+        one line) is read to its end in pieces, never whole, and answers as ``TOO_LONG``."""
+        print(prompt, end="", flush=True)
+        line = sys.stdin.readline(MAX_LINE + 1)
+        if not line:
+            raise EOFError
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            return line.rstrip("\n")
+        while (rest := sys.stdin.readline(MAX_LINE)) and not rest.endswith("\n"):
+            pass  # the rest of the line, dropped as it comes
+        return TOO_LONG
 
 
 class PromptConsole(LineConsole):
@@ -161,13 +178,15 @@ class Table:
             word, _, rest = text.partition(" ")
             if not text:
                 continue
-            if text.isdigit():
-                number = int(text)
+            if text == TOO_LONG:
+                text = f"{MAX_LINE}+"  # said as any unknown answer, briefly
+            if text.isdecimal():  # any digits (², ٣ are not all ASCII): an option number
+                number = int(text) if text.isascii() and len(text) <= 6 else 0
                 if 1 <= number <= len(options):
                     game.answer(options[number - 1])
                     return True
                 self.console.say(
-                    self.catalog.message("terminal_no_option", number=number, last=len(options))
+                    self.catalog.message("terminal_no_option", number=text[:12], last=len(options))
                 )
             elif word in ("help", "?"):
                 self.console.say(self.catalog.message("terminal_help"))
@@ -180,7 +199,9 @@ class Table:
             elif word == "card":
                 self.console.say(self._card_text(rest))
             elif word == "log":
-                self._show_log(int(rest) if rest.isdigit() else 20)
+                self._show_log(
+                    int(rest) if rest.isascii() and rest.isdigit() and len(rest) <= 6 else 20
+                )
             elif word == "undo":
                 if self._undo():
                     return True
@@ -254,6 +275,8 @@ class Table:
         return self.catalog.message("terminal_no_card", name=name[:40])
 
     def _write_board(self, path: Path) -> None:
+        if self._in_use(path):
+            return
         title = self.catalog.message("table_turn", turn=self.game.state.turn)
         svg = position_svg(self.game, self.catalog, title=title)
         try:
@@ -276,11 +299,16 @@ class Table:
     def _default_save(self) -> Path:
         return self.save_path or Path("ckdsl-game.json")
 
-    def _save(self, path: Path) -> bool:
+    def _in_use(self, path: Path) -> bool:
+        """Whether ``path`` is a file the game reads (said, then): never written over."""
         used = file_in_use(path, self.setup)
         if used is not None:
-            key = "terminal_save_on_rules" if used == RULES_IN_USE else "terminal_save_on_map"
+            key = "terminal_save_on_map" if used == MAP_IN_USE else "terminal_save_on_rules"
             self.console.say(self.catalog.message(key, file=path))
+        return used is not None
+
+    def _save(self, path: Path) -> bool:
+        if self._in_use(path):
             return False
         try:
             write_save(path, self.game, self.setup)

@@ -331,6 +331,10 @@ class Game:
         self._decision = None
         self.hooks_run = 0
         self.history.append(option)
+        state = self.state
+        state.decisions += 1
+        state.turn_decisions += 1  # (before the answer: an `end` that begins a turn resets it)
+        state.step_logged = 0
         self.handlers[decision.kind](self, decision.player, option)
         # Everything that follows on its own (production after a roll, the rest of a
         # card's effect) happens now, so the state after an answer is complete. The
@@ -338,6 +342,26 @@ class Game:
         # search that looks one answer ahead never needs them.
         self._decision = self._advance(list_turn=False)
         self._settled = self._decision is None
+        if not state.over:
+            for limit, used in (
+                ("turn_decision_limit", state.turn_decisions),
+                ("game_decision_limit", state.decisions),
+                ("game_event_limit", state.logged),
+            ):
+                if used >= self.rules.number(limit):
+                    self._out_of_budget(limit)
+                    break
+
+    def _out_of_budget(self, limit: str) -> None:
+        """Every game ends: one whose hooks or phases ask for answers without end (a
+        phase a hook opens again and again), or log without end, stops, unfinished, at
+        its budget, and the log says which (``turn_decision_limit``,
+        ``game_decision_limit`` or ``game_event_limit``)."""
+        state = self.state
+        state.over = True
+        state.queue.clear()
+        self.log("unfinished", NOBODY, turns=state.turn, limit=limit, budget=True)
+        self._decision, self._settled = OVER, False
 
     def refresh(self, *, list_now: bool = False) -> None:
         """Forget the cached pending decision, after the state was changed directly
@@ -444,8 +468,16 @@ class Game:
         sorted copy of the goods produced) is skipped when nobody would see it."""
         return self.logging or any(w is None or event in w for w, _ in self._listeners)
 
+    def tally(self) -> None:
+        """Count one event, logged or not (kept or not: the budgets of the log count every
+        event, so a game without a log ends as the same game with one)."""
+        state = self.state
+        state.logged += 1
+        state.step_logged += 1
+
     def log(self, event: EventKind, player: int, **details: Any) -> None:
         """Record an event (when the game keeps a log) and tell the listeners."""
+        self.tally()
         record: Event | None = None
         if self.logging:
             record = {"event": event, "player": player, **details}

@@ -78,6 +78,8 @@ def parse_answer(game: Game, text: str) -> Option:
     verb it knows, ids it has) but refuses now (``ckdsl.turn.refusals``), and naming the
     closest legal answers when it is no answer the game knows.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_answer takes the answer as a text (str), not {type(text).__name__}")
     wanted = " ".join(text.split())
     decision = game.pending
     if decision.kind == "over":

@@ -199,12 +199,13 @@ def begin_turn(game: Game, player: int) -> None:
     state = game.state
     if state.turn >= game.rules.number("turn_limit"):  # stopped: ``turn`` stays the last one
         state.over = True
-        game.log("unfinished", NOBODY, turns=state.turn)
+        game.log("unfinished", NOBODY, turns=state.turn, limit="turn_limit", budget=False)
         return
     state.turn += 1
     state.current = player
     state.rolled = False
     state.offers_made = 0
+    state.turn_decisions = 0
     flags = state.knight_flags
     # This turn's flags of every knight are cleared, if any is set (counted: a C loop
     # that finds small ints by identity, cheaper than asking each for its truth).

@@ -6,6 +6,11 @@ from typing import NoReturn
 
 from ckdsl.core.allow import STEP_BUDGET
 
+LARGEST = 10**18
+"""The largest product an effect may make (as large as a number it may write), and the
+largest value of a counter: a number squared or doubled again and again in a loop would
+otherwise fill the memory (and a save could not write it)."""
+
 
 class DslError(Exception):
     """What is wrong, where (1-based, in the effect's text), and a hint for a common slip."""
@@ -47,6 +52,17 @@ class EffectFailure(Exception):
     def stop(self) -> dict[str, object] | None:
         """The event field ``stop``: the message key and its fields (None without a key)."""
         return {"key": self.key, **self.fields} if self.key is not None else None
+
+
+def bounded(value: int, counter: str) -> int:
+    """``value``, the new value of a counter (or of the barbarians' position), if within
+    ``LARGEST``; else the effect stops, and says which."""
+    if -LARGEST <= value <= LARGEST:
+        return value
+    raise EffectFailure(
+        f"the counter {counter} would pass the largest number an effect may make (10^18)",
+        "stop_counter_too_large", counter=counter,
+    )  # fmt: skip
 
 
 class OutOfBudget(EffectFailure):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ckdsl.core.allow import Env
 from ckdsl.core.values import Value, Variables, number
-from ckdsl.dsl.base.errors import EffectFailure, out_of_budget
+from ckdsl.dsl.base.errors import LARGEST, EffectFailure, out_of_budget
 from ckdsl.dsl.base.types import (
     BOOL,
     INT,
@@ -243,11 +243,6 @@ def _div(a: int, b: int) -> int:
 
 def _mod(a: int, b: int) -> int:
     return a % b if b else 0
-
-
-LARGEST = 10**18
-"""The largest product an effect may make (as large as a number it may write): a number
-squared again and again in a loop would otherwise fill the memory."""
 
 
 def _mul(a: int, b: int) -> int:

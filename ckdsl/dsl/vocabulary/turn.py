@@ -16,7 +16,7 @@ from ckdsl.core.state import ACTION, ACTIVATED_THIS_TURN, NOBODY, PROMOTION
 from ckdsl.core.state import CITY as CITY_KIND
 from ckdsl.core.tasks import PhaseTask, PillageTask, RewardTask, RobberTask
 from ckdsl.core.values import name, number
-from ckdsl.dsl.base.errors import EffectFailure
+from ckdsl.dsl.base.errors import EffectFailure, bounded
 from ckdsl.dsl.base.registry import Args, Clauses, Param, function, verb
 from ckdsl.dsl.base.types import (
     BOOL,
@@ -182,7 +182,7 @@ def _defenders_left(env: Env) -> int:
 )
 def _advance(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     state = env.game.state
-    state.barbarians += number(args[1])
+    state.barbarians = bounded(state.barbarians + number(args[1]), "barbarians")
     env.game.log("barbarians", env.me, position=state.barbarians)
 
 
@@ -374,7 +374,9 @@ def _add(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
         return
     counters = env.game.state.counters
     value = counters[counter]
+    # (a counter doubled again and again stops: ``bounded``)
+    now = bounded((value[p] if isinstance(value, list) else value) + amount, counter)
     if isinstance(value, list):
-        value[p] += amount
+        value[p] = now
     else:
-        counters[counter] = value + amount
+        counters[counter] = now

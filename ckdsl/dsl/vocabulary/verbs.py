@@ -4,6 +4,7 @@ remove, promote, activate, displace, swap, draw, grant, set, seize, reveal).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from ckdsl.core import building, improvements, knights, pieces
@@ -14,7 +15,7 @@ from ckdsl.core.state import CITY as CITY_KIND
 from ckdsl.core.state import DAMAGED, EMPTY, NOBODY
 from ckdsl.core.state import SETTLEMENT as SETTLEMENT_KIND
 from ckdsl.core.tasks import DiscardProgressTask, DiscardTask, Modifier
-from ckdsl.core.values import bundle, items, name, number
+from ckdsl.core.values import Value, bundle, items, name, number
 from ckdsl.dsl.base.errors import EffectFailure
 from ckdsl.dsl.base.registry import Args, Clauses, Param, verb
 from ckdsl.dsl.base.types import (
@@ -112,9 +113,9 @@ def _transfer(env: Env, n: int, good: str, giver: int, taker: int) -> None:
 )
 def _steal(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     taker, victim = number(clauses.get("to", env.me)), number(clauses["from"])
-    if not allowed(env.game, "steal", taker, victim=victim):  # the rule set's `steal`
-        return
-    for _ in range(number(args[0])):
+    if taker == victim or not allowed(env.game, "steal", taker, victim=victim):
+        return  # from me to me nothing moves; else the rule set's `steal` decides
+    for _ in range(min(number(args[0]), sum(env.game.state.players[victim].hand))):
         if steal(env.game, taker, victim) is None:
             break
 
@@ -172,7 +173,7 @@ def _build(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> Non
     if at is None:
         return
     paying = clauses.get("paying")
-    price = env.game.bundle(bundle(paying)) if paying is not None else None
+    price = env.game.bundle(_price(paying)) if paying is not None else None
     piece, place, free = name(args[0]), number(at), "free" in flags
     building.try_build(env.game, env.me, piece, place, price=price, free=free)
 
@@ -331,6 +332,18 @@ def _draw(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None
         draw(env.game, number(clauses.get("to", env.me)), deck)
 
 
+def _price(value: Value) -> Mapping[str, int]:
+    """Goods paid: none negative (a price of -5 brick would pay the player from the bank,
+    and the bank would go below zero)."""
+    goods = bundle(value)
+    for good, n in goods.items():
+        if n < 0:
+            raise EffectFailure(
+                f"a price of {n} {good}: it must be 0 or more", "stop_negative", value=n
+            )
+    return goods
+
+
 MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {  # `grant` word: kind
     "price": "cost",
     "discount": "discount",
@@ -351,7 +364,14 @@ MODIFIER_KINDS: dict[str, Literal["cost", "discount", "rate"]] = {  # `grant` wo
 def _grant(env: Env, args: Args, clauses: Clauses, flags: frozenset[str]) -> None:
     game = env.game
     kind, value, target = name(args[0]), args[1], clauses["on"]
-    price = bundle(value) if kind == "price" else None
+    price = _price(value) if kind == "price" else None
+    if price is None and number(value) < (1 if kind == "rate" else 0):
+        # a rate of 0 or less, or a discount below 0, would take goods from nowhere
+        lowest = "1" if kind == "rate" else "0"
+        raise EffectFailure(
+            f"a {kind} of {number(value)}: it must be {lowest} or more", "stop_negative",
+            value=number(value),
+        )  # fmt: skip
     mod: Modifier = {
         "player": env.me,
         "kind": MODIFIER_KINDS[kind],

@@ -296,7 +296,12 @@ class Room:
             "hand": []
             if me is None
             else [
-                {"good": g, "name": catalog.good_name(g), "count": me.hand[i]}
+                {
+                    "good": g,
+                    "name": catalog.good_name(g),
+                    "count": me.hand[i],
+                    "said": catalog.counted(g, me.hand[i]),  # "2 karty kamienia"
+                }
                 for i, g in enumerate(rules.goods)
                 if me.hand[i]
             ],

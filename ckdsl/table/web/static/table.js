@@ -125,7 +125,7 @@ function show(s) {
     make("div", `${r.name}${r.description ? ": " + r.description : ""}`),
     make("div", `${w.points_to_win}: ${r.points_to_win}`),
     ...r.differences.map((d) => make("div", d)));
-  const hand = s.hand.map((h) => `${h.count} ${h.name}`).join(", ");
+  const hand = s.hand.map((h) => h.said).join(", ");
   text($("hand"), hand || "–");
   const cards = $("cards");
   cards.replaceChildren();
