@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from depth import games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,12 +49,13 @@ def test_kept_answers_equal_a_count_from_scratch_after_every_answer(
     assert checked > 100  # answers kept for the board that stood were compared
 
 
-SOAK_GAMES = 200
-"""Random games of the differential test in the suite (benchmarks/soak.py plays a thousand
-and more, with every invariant after every answer)."""
+SOAK_GAMES = games(20, 200)
+"""Random games of the differential test: 20 in the default run, 200 under the deep profile
+(tests/depth.py); benchmarks/soak.py plays a thousand and more, with every invariant after
+every answer."""
 
 
-def test_kept_answers_stay_exact_over_two_hundred_random_games() -> None:
+def test_kept_answers_stay_exact_over_many_random_games() -> None:
     checked = answers = 0
     for seed in range(SOAK_GAMES):
         game, bots = random_game(10_000 + seed, 3 + seed % 2)
@@ -68,11 +70,15 @@ def test_kept_answers_stay_exact_over_two_hundred_random_games() -> None:
     assert checked > answers  # on average, more than one kept answer compared per answer
 
 
+PLAYABILITY_GAMES = games(30, 60)
+"""Random games whose every hand is asked both ways: 30 by default, 60 under the deep profile."""
+
+
 def test_kept_playability_equals_a_check_from_scratch_after_every_answer() -> None:
     """``cards.why_not`` keeps a card's playability by what its opening reads: after every
     answer of random games, every card in every hand is asked both ways."""
     reused = 0
-    for seed in range(60):
+    for seed in range(PLAYABILITY_GAMES):
         game, bots = random_game(20_000 + seed, 3 + seed % 2)
         while game.pending.kind != "over":
             decision = game.pending

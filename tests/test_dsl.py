@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from depth import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -269,6 +270,11 @@ _GRAMMAR = from_lark(_lark(), start="start", explicit={"_INDENT": st.just("    "
 _EXPRESSIONS = from_lark(_lark(), start="expr", explicit={"_INDENT": st.just(""),
                                                           "_DEDENT": st.just("")})  # fmt: skip
 _FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))  # examples: the profile
+# Drawn from the grammar, an example costs a third of a second as a whole text, and seconds as
+# a lone expression (most draws of `expr` overrun and are drawn again): fewer in the default
+# run, the deep profile's count by hand (tests/depth.py).
+_TEXT_FUZZ = settings(_FUZZ, max_examples=examples(20))
+_EXPRESSION_FUZZ = settings(_FUZZ, max_examples=examples(4))
 
 
 def _only_clean_errors(text: str, names: Names) -> None:
@@ -278,13 +284,13 @@ def _only_clean_errors(text: str, names: Names) -> None:
         assert isinstance(err, DslError) and err.line >= 1 and err.col >= 1 and err.message
 
 
-@_FUZZ
+@_TEXT_FUZZ
 @given(text=_GRAMMAR)
 def test_fuzz_texts_shaped_by_the_grammar(text: str) -> None:
     _only_clean_errors(text, Names.of(load_rules("base").ruleset.data))
 
 
-@_FUZZ
+@_EXPRESSION_FUZZ
 @given(expr=_EXPRESSIONS, prefix=st.sampled_from(["let x = ", "if ", "require ", "gain "]))
 def test_fuzz_expressions_in_every_place(expr: str, prefix: str) -> None:
     suffix = ":\n    stop" if prefix == "if " else ""

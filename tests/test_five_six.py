@@ -8,16 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from ckdsl.board import MapSpec, Topology, load_map, map_path, random_layout, topology_for
-from ckdsl.bots import bot_seed, make_bot
 from ckdsl.cli import cli
 from ckdsl.core.invariants import broken_invariants
 from ckdsl.diagnostics import CkdslError
 from ckdsl.dsl.program import load_ruleset
-from ckdsl.session import GameSetup, play, start
-from ckdsl.turn.game import Game
+from ckdsl.session import GameSetup, open_replay, replay_answer, start
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANT = REPO / "examples" / "variants" / "five_six.yaml"
@@ -134,29 +132,11 @@ def test_the_variant_is_for_five_or_six_players() -> None:
 # --- playing ----------------------------------------------------------------------------------
 
 
-def test_six_heuristic_bots_play_a_whole_game() -> None:
-    seed = 1
-    game = start(GameSetup(rules=str(VARIANT), map="five_six", players=6, seed=seed), log=False)
-    assert game.n == 6 and len(game.topo.hexes) == 30
-    broken: list[list[str]] = []
-
-    def check(g: Game) -> None:
-        found = broken_invariants(g)
-        if found and len(broken) < 3:
-            broken.append(found)
-
-    play(game, [make_bot("heuristic", bot_seed(seed, p)) for p in range(6)], on_answer=check)
-    assert broken == []
-    assert game.pending.kind == "over"
-    assert game.state.winner >= 0
-    assert game.state.players[game.state.winner].points >= game.rules.param("points_to_win")
-    assert all(game.state.players[p].points == game.recount_points(p) for p in range(6))
-    # Every seat set up: a settlement and a city each.
-    assert all(game.state.players[p].points >= 2 for p in range(6))
-
-
-def test_the_play_command_plays_six_bots(tmp_path: Path) -> None:
-    save = tmp_path / "game.json"
+@pytest.fixture(scope="module")
+def six_bots_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
+    """One game of six heuristic bots, played by the play command and saved: the two tests
+    below read it (a game of six bots costs seconds; each test only reads it)."""
+    save = tmp_path_factory.mktemp("five_six") / "game.json"
     args = [
         "play",
         "--rules",
@@ -170,7 +150,32 @@ def test_the_play_command_plays_six_bots(tmp_path: Path) -> None:
         "--save",
         str(save),
     ]
-    result = CliRunner().invoke(cli, args)
+    return CliRunner().invoke(cli, args), save
+
+
+@pytest.mark.xdist_group("five_six_game")  # one worker plays the game for both
+def test_six_heuristic_bots_play_a_whole_game(six_bots_game: tuple[Result, Path]) -> None:
+    _, save = six_bots_game
+    game, _, answers = open_replay(save)
+    assert game.n == 6 and len(game.topo.hexes) == 30
+    broken: list[list[str]] = []
+    for number, text in enumerate(answers, start=1):
+        replay_answer(game, save, number, text)
+        found = broken_invariants(game)
+        if found and len(broken) < 3:
+            broken.append(found)
+    assert broken == []
+    assert game.pending.kind == "over"
+    assert game.state.winner >= 0
+    assert game.state.players[game.state.winner].points >= game.rules.param("points_to_win")
+    assert all(game.state.players[p].points == game.recount_points(p) for p in range(6))
+    # Every seat set up: a settlement and a city each.
+    assert all(game.state.players[p].points >= 2 for p in range(6))
+
+
+@pytest.mark.xdist_group("five_six_game")
+def test_the_play_command_plays_six_bots(six_bots_game: tuple[Result, Path]) -> None:
+    result, save = six_bots_game
     assert result.exit_code == 0, result.output
     assert "Brown:" in result.stdout and "Green:" in result.stdout
     assert " wins with " in result.stdout
