@@ -311,11 +311,12 @@ def save_data(game: Game, setup: GameSetup) -> SaveData:
     }
 
 
-def write_save(path: Path, game: Game, setup: GameSetup) -> None:
+def write_save(path: Path | str, game: Game, setup: GameSetup) -> None:
     """Write the save file, whole or not at all (a temporary file renamed over ``path``:
     a crash or a full disk mid-write leaves the previous save as it was). A rules or map
     path is written relative to the save's folder, so the two can move together and the
     save replays from any directory. Raises OSError."""
+    path = Path(path)  # a str too, as from the Python API
     data = save_data(game, setup)
     data["setup"]["rules"] = _relative_to(setup.rules, path, bundled=("base",))
     data["setup"]["map"] = _relative_to(setup.map, path, bundled=board.bundled_maps())

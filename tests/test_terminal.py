@@ -121,8 +121,9 @@ def test_status_shows_only_what_the_seat_may_see() -> None:
     others = [line for line in lines if line.startswith("  ") and "VP" in line]
     assert len(others) == 3 and all("hand:" not in line and " cards:" in line for line in others)
     polish = status_lines(game, catalog("pl"), 0)
-    assert polish[0].startswith("tura 6 · ruch: ") and "Czerwony" in polish[2]
-    assert "ręka:" in polish[2] and "hand" not in "\n".join(polish)
+    own = next(line for line in polish if line.startswith("▶"))
+    assert polish[0].startswith("tura 6 · ruch: ") and "Czerwony" in own
+    assert "ręka:" in own and "hand" not in "\n".join(polish)
 
 
 @pytest.mark.parametrize("viewer", range(4))

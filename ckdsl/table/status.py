@@ -100,11 +100,13 @@ def decision_name(game: Game, catalog: Catalog) -> str:
 
 
 def counter_line(game: Game, catalog: Catalog) -> str:
-    """The rule set's counters and their values, by name ("" when it has none): a
-    variant's own state, which the players must see to play it."""
+    """The rule set's counters that have counted something, with their values, by name
+    ("" when none has): a variant's own state, which the players must see to play it."""
     colours = game.rules.names("player_colours")
     parts = []
     for cid, value in game.state.counters.items():
+        if not any(value) if isinstance(value, list) else not value:
+            continue  # nothing counted yet (the base's cranes_played, most turns)
         if isinstance(value, list):
             shown = ", ".join(
                 f"{catalog.name('colours', colours[p])} {n}" for p, n in enumerate(value)

@@ -44,7 +44,18 @@ def steps(game: Game, catalog: Catalog, answers: Iterator[Option]) -> Iterator[S
             game.answer(option)
         if len(game.events) == first and done:
             return
-        lines = renderer.lines(game.events[first:])  # a turn holds whole runs of discards
+        events = game.events[first:]
+        # A game won as the next turn begins (points reached on another's turn) ends in
+        # that turn, with no answer of its own: its start and the win are its own step.
+        state = game.state  # (read afresh: the answers above changed it)
+        if state.over and state.turn != turn:
+            starts = [k for k, e in enumerate(events) if e.get("event") == "turn"]
+            if starts:
+                if starts[-1]:
+                    lines = renderer.lines(events[: starts[-1]])
+                    yield Step(turn, lines, status_lines(game, catalog))
+                turn, events = state.turn, events[starts[-1] :]
+        lines = renderer.lines(events)  # a turn holds whole runs of discards
         yield Step(turn, lines, status_lines(game, catalog))
 
 
