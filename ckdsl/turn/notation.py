@@ -71,13 +71,14 @@ _OFFER = re.compile(r"offer (?P<give>.+?) for (?P<get>.+)")
 _AMOUNT = re.compile(r"(?P<n>\d{1,9}) (?P<good>[a-z][a-z0-9_]*)")  # no int of 5,000 digits
 
 
-def parse_answer(game: Game, text: str) -> Option:
+def parse_answer(game: Game, text: object) -> Option:
     """The option of the pending decision whose readable form is ``text``.
 
     Raises IllegalAnswer saying why when ``text`` is an answer the game understands (a
     verb it knows, ids it has) but refuses now (``ckdsl.turn.refusals``), and naming the
     closest legal answers when it is no answer the game knows.
     """
+    # `text: object`, so that the compiled build, too, says this (not its own type check)
     if not isinstance(text, str):
         raise TypeError(f"parse_answer takes the answer as a text (str), not {type(text).__name__}")
     wanted = " ".join(text.split())
