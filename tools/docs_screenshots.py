@@ -159,7 +159,7 @@ def terminal(out: Path) -> None:
                 "HOME": str(Path.home()),
             },
         )
-        for keys in ["5", "1", "7", "1", "roll"]:  # settle, then to the first main turn
+        for keys in ["5", "1", "7", "1"]:  # settle (the roll, the only answer, is given)
             time.sleep(1.5)
             subprocess.run(["tmux", "send-keys", "-t", name, keys, "Enter"], check=True)
         time.sleep(2)
