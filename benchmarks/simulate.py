@@ -35,7 +35,8 @@ from pathlib import Path
 
 from ckdsl.bots import RandomBot, bot_seed
 from ckdsl.session import GameSetup, play, start
-from ckdsl.sim.experiment import Experiment, game_seed
+from ckdsl.sim.experiment import Experiment
+from ckdsl.sim.games import game_seed
 from ckdsl.sim.metrics import GameRecorder
 from ckdsl.sim.runner import run
 

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from ckdsl.diagnostics import CkdslError, Diagnostic
 
 if TYPE_CHECKING:
-    from ckdsl.sim.experiment import Experiment, game_seed
+    from ckdsl.sim.experiment import Experiment
+    from ckdsl.sim.games import game_seed
     from ckdsl.sim.runner import RunInterrupted, RunResult, run, simulate
     from ckdsl.sim.store import Store, StoreError, read_manifest, read_results, read_table
     from ckdsl.sim.summary import format_summary, summarize

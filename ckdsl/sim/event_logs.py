@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ckdsl.files import write_whole
-from ckdsl.sim.experiment import Key
+from ckdsl.sim.games import Key
 
 FOLDER = "_events"
 _NAME = re.compile(r"game-(\d{6,})-(\d+)-(\d+)\.jsonl\.gz")

@@ -36,7 +36,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
-from ckdsl.sim.experiment import Key, Row, WorkSpec, play_batch, prepared
+from ckdsl.sim.experiment import Row, WorkSpec, play_batch, prepared
+from ckdsl.sim.games import Key
 
 if TYPE_CHECKING:
     import distributed

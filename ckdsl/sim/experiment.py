@@ -43,8 +43,8 @@ import ckdsl
 from ckdsl import arguments
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.jsondata import JsonObject
-from ckdsl.rng import derive
 from ckdsl.session import LayoutError, PlayersError
+from ckdsl.sim.games import EVENTS, Key, game_seed, seat_positions
 
 if TYPE_CHECKING:
     from ckdsl.board import Layout, MapSpec, Topology
@@ -54,25 +54,11 @@ if TYPE_CHECKING:
     from ckdsl.sim.user_metrics import Evaluate, MetricFormula
     from ckdsl.turn.game import Game
 
-Key = tuple[int, int, int]
-"""A game of an experiment: (seed_index, lineup, rotation)."""
-
 Row: TypeAlias = "dict[str, Cell]"
 """One game's results: the columns of :data:`ckdsl.sim.store.BASE_COLUMNS` and the
 metric columns."""
 
 DEFAULT_PLAYERS = "heuristic,heuristic,heuristic,heuristic"  # as the commands' default
-
-
-def game_seed(master: int, index: int) -> int:
-    """The seed of game ``index`` of an experiment with master seed ``master``: the same
-    for every line-up, rotation and rule set (that is what pairs them)."""
-    return derive(master, "game", index)
-
-
-def seat_positions(players: int, rotation: int) -> tuple[int, ...]:
-    """For each seat, the position in the line-up of the bot sitting there."""
-    return tuple((seat - rotation) % players for seat in range(players))
 
 
 def canonical_spec(text: str) -> str:
@@ -467,10 +453,6 @@ def play_game(spec: WorkSpec, key: Key) -> Row:
 
         row[EVENTS] = encode(game.events)
     return row
-
-
-EVENTS = "_events"
-"""The key of a row's encoded event log (``event_logs``): the store keeps it apart."""
 
 
 class GameFailed(Exception):

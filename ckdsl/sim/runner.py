@@ -33,11 +33,11 @@ from ckdsl.sim.experiment import (
     DEFAULT_PLAYERS,
     Experiment,
     GameFailed,
-    Key,
     Row,
     WorkSpec,
     prepare,
 )
+from ckdsl.sim.games import Key
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -60,12 +60,14 @@ from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.files import sync_folder, write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.sim import provenance
-from ckdsl.sim.experiment import Key, Row
+from ckdsl.sim.games import EVENTS, Key, game_seed, seat_positions
 from ckdsl.sim.metrics import arrow_type
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
+
+    from ckdsl.sim.experiment import Row
 
 FORMAT = "ckdsl-sim-store"
 VERSION = 1
@@ -469,8 +471,6 @@ class Store:
         dropped. Returns the chunk's path (None if nothing was new)."""
         import pyarrow as pa
 
-        from ckdsl.sim.experiment import EVENTS
-
         self.refuse_other_sources()
         fresh = []
         for row in rows:
@@ -683,8 +683,6 @@ def check_chunk(path: Path, table: pa.Table, experiment: Mapping[str, JsonValue]
     or bots' versions. A chunk copied from another folder would otherwise be read as
     games of this one (issue 29: two folders' chunks swapped reported the effect
     inverted)."""
-    from ckdsl.sim.experiment import game_seed, seat_positions
-
     if table.num_rows == 0 or not experiment:
         return
     lineups = [[str(b) for b in arr(line)] for line in arr(experiment.get("lineups", []))]

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from ckdsl.files import write_whole
 from ckdsl.paths import rules_dir
-from ckdsl.sim.experiment import Experiment, game_seed, parse_lineup
+from ckdsl.sim.experiment import Experiment, parse_lineup
+from ckdsl.sim.games import game_seed
 from ckdsl.sim.stats.proportions import wilson
 
 if TYPE_CHECKING:
