@@ -46,6 +46,15 @@ MAX_GAMES_FACTOR = 10
 """Without --max-games, --until-significant plays at most this many times --games seeds."""
 
 
+plots_option = click.option(
+    "--plots",
+    "plots_dir",
+    type=NamedPath(path_type=Path, file_okay=False),
+    default=None,
+    help="Write each plot as PNG and SVG in this folder (with captions.txt).",
+)
+"""``--plots``: of ``compare`` and of ``report`` (a stored comparison drawn again)."""
+
 headline_option = click.option(
     "--headline",
     default=None,
@@ -141,13 +150,7 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     default=None,
     help="Write one self-contained HTML file: the design, the tables and the plots.",
 )
-@click.option(
-    "--plots",
-    "plots_dir",
-    type=NamedPath(path_type=Path, file_okay=False),
-    default=None,
-    help="Write each plot as PNG and SVG in this folder (with captions.txt).",
-)
+@plots_option
 @click.option(
     "--level",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),

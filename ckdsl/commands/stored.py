@@ -18,6 +18,7 @@ from ckdsl.commands.compare import (
     margin_option,
     parse_headline,
     parse_margins,
+    plots_option,
     power_option,
     table_option,
 )
@@ -36,13 +37,7 @@ _LEVEL = click.FloatRange(0, 1, min_open=True, max_open=True)
     default=None,
     help="Write the self-contained HTML report.",
 )
-@click.option(
-    "--plots",
-    "plots_dir",
-    type=NamedPath(path_type=Path, file_okay=False),
-    default=None,
-    help="Write each plot as PNG and SVG in this folder (with captions.txt).",
-)
+@plots_option
 @click.option("--level", type=_LEVEL, default=0.95, show_default=True,
               help="Confidence level of the intervals.")  # fmt: skip
 @click.option("--bootstrap", is_flag=True, help="Bootstrap (BCa over seeds) intervals for means.")
