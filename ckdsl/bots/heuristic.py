@@ -82,6 +82,10 @@ class HeuristicBot:
         # A card's choices made that way in this turn, by the choice and its options.
         self._chosen: dict[tuple[str, tuple[Option, ...]], Option] = {}
         self._chosen_turn = -1
+        # What playing each held card gained at a decision of this turn, with the cards in
+        # hand and the pieces it was valued with (``played``).
+        self._gains: dict[Option, tuple[float, int, int]] = {}
+        self._gains_turn = -1
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
         # The main phase in which this bot last made an offer instead of ending its turn
         # (``main``): if no trade came of it, the same decision comes back.
@@ -219,9 +223,9 @@ class HeuristicBot:
         listed(game)
         ev = self.evaluator(game)
         now = ev.value(game, me)
-        best: Option = options[-1]  # ending the turn (or the phase)
-        best_value = now + self.weights.margin
         looked = 0
+        scored: list[tuple[Option, float]] = []
+        kept: list[Option] = []  # cards valued by a gain kept from earlier in the turn
         for option in options:
             verb = option[0]
             if verb in ("end", "pass", "bank"):
@@ -229,13 +233,27 @@ class HeuristicBot:
             if looked >= self.weights.max_options:
                 break
             looked += 1
-            self._budget = self.weights.card_choices if verb == "play" else 0
-            value = self.after(game, me, option, 1)
-            self._budget = 0
+            if verb == "play" and self.weights.card_choices:
+                value, fresh = self.played(game, me, option, now, False)
+                if not fresh:
+                    kept.append(option)
+            else:
+                value = self.after(game, me, option, 1)
             if verb in _KNIGHT_ACTS and self.weights.card_choices:
                 value = max(value, self.acted_and_activated(game, me, option))
-            if value > best_value:
-                best, best_value = option, value
+            scored.append((option, value))
+        while True:
+            best: Option = options[-1]  # ending the turn (or the phase)
+            best_value = now + self.weights.margin
+            for option, value in scored:
+                if value > best_value:
+                    best, best_value = option, value
+            if best not in kept:
+                break
+            # A card about to be played on a gain kept from earlier: valued again now.
+            kept.remove(best)
+            value = self.played(game, me, best, now, True)[0]
+            scored = [(o, value if o == best else v) for o, v in scored]
         trades = [o for o in options if o[0] == "bank"]
         if trades:
             targets = ev.targets(game, me)
@@ -256,6 +274,32 @@ class HeuristicBot:
                 self._offered = seen
                 return offer
         return best
+
+    def played(
+        self, game: Game, me: int, option: Option, now: float, fresh: bool
+    ) -> tuple[float, bool]:
+        """The value of playing a held card (``option``) now, and whether it was valued
+        afresh: a card's choices are looked at ahead (``lookahead.card_choices``), the
+        costliest look of the main phase, so its gain over ``now`` is kept for the turn
+        and valued again only when the hand holds more cards or the player's buildings
+        and knights changed (what a discount or a free piece needs), or when ``fresh``
+        (before the card is played: a gain kept is never what plays a card)."""
+        state = game.state
+        mine = state.players[me]
+        if self._gains_turn != state.turn:
+            self._gains_turn = state.turn
+            self._gains.clear()
+        pieces = len(mine.buildings) + len(mine.knights)
+        found = self._gains.get(option)
+        if found is not None and not fresh:
+            gain, held, count = found
+            if count == pieces and sum(mine.hand) <= held:
+                return now + gain, False
+        self._budget = self.weights.card_choices
+        value = self.after(game, me, option, 1)
+        self._budget = 0
+        self._gains[option] = (value - now, sum(mine.hand), pieces)
+        return value, True
 
     def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
         """The value after a knight's action (a move, a displacement, a chase) and then
