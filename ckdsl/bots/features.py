@@ -750,7 +750,8 @@ class Evaluator:
         """Knights standing where two networks meet (docs/rules.md, "Knights": a knight
         blocks the others' roads and settlements there): the levels of the player's
         knights on an intersection an opponent's road touches, less the opponents'
-        knights on one the player's road touches (averaged over the opponents)."""
+        knights on one the player's road touches (each of those blocks the player itself,
+        so it counts in full, not averaged over the opponents)."""
         state = game.state
         road, level = state.road, state.knight_level
         inter_edges = self.topo.inter_edges
@@ -766,7 +767,7 @@ class Evaluator:
                         else:
                             theirs += level[i]
                         break
-        return mine - theirs / max(1, game.n - 1)
+        return mine - theirs
 
     def opponents_value(self, game: Game, player: int) -> float:
         """What the opponents hold that a card or a knight can take from them: their cards

@@ -125,15 +125,18 @@ class HeuristicBot:
                 options = self.shortlist(game, options, _SETUP_SHORTLIST)
             return self.best_ahead(game, me, options, depth)
         if (
-            0 < len(options) <= self._budget
+            depth == 0
+            and 0 < len(options) <= self._budget
             and kind.startswith(_LOOKAHEAD)
             and not kind.startswith("setup_")
         ):
             # A card's own choice inside a look ahead (the player to rob, the tiles to
             # swap, the knight to displace): each answer looked at too, while the budget
-            # lasts, so the card is valued by its best use rather than its first. The
-            # same choice comes back at each decision of the turn: its answer is kept
-            # for the turn.
+            # lasts, so the card is valued by its best use rather than its first. Its
+            # choices are looked at in turn, each one answer ahead (a later choice, in
+            # the look at an earlier one's answers, by the quick rules), as the bot looks
+            # at everything. The same choice comes back at each decision of the turn:
+            # its answer is kept for the turn.
             key = (kind, options)
             turn = game.state.turn
             if self._chosen_turn != turn:
@@ -305,7 +308,9 @@ class HeuristicBot:
         """The value after a knight's action (a move, a displacement, a chase) and then
         the activation it makes possible again (the knight is inactive after acting,
         docs/rules.md "Knights"), if the rule set allows it this turn and the hand pays:
-        a move looked at alone would count a knight lost for the defence."""
+        a move looked at alone would count a knight lost for the defence. After a move,
+        also what the knight, active again, may do from where it stands (chase the
+        robber, displace a knight): a move is what brings a knight within reach."""
         before = set([o for o in game.pending.options if o[0] == "activate"])
         copy = game.clone(log=False)
         copy.answer(option)
@@ -318,7 +323,15 @@ class HeuristicBot:
             return float("-inf")
         copy.answer(again[0])
         self.settle(copy, me, 0)
-        return self.evaluator(copy).value(copy, me)
+        value = self.evaluator(copy).value(copy, me)
+        if option[0] == _KNIGHT_ACTS[0]:  # a move: what the knight reaches from there
+            pending = copy.pending
+            if pending.kind == "main" and pending.player == me:
+                knight = again[0][1]
+                for follow in pending.options:
+                    if follow[0] in _KNIGHT_ACTS[1:] and follow[1] == knight:
+                        value = max(value, self.after(copy, me, follow, 0))
+        return value
 
     def offer(self, game: Game, me: int) -> Option | None:
         """One card for one, to complete the most valuable purchase that lacks one or two
