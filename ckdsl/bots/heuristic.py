@@ -82,9 +82,8 @@ class HeuristicBot:
         # A card's choices made that way in this turn, by the choice and its options.
         self._chosen: dict[tuple[str, tuple[Option, ...]], Option] = {}
         self._chosen_turn = -1
-        # What playing each held card gained at a decision of this turn, with the cards in
-        # hand and the pieces it was valued with (``played``).
-        self._gains: dict[Option, tuple[float, int, int]] = {}
+        # What playing each held card gained when valued in this turn (``played``).
+        self._gains: dict[Option, float] = {}
         self._gains_turn = -1
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
         # The main phase in which this bot last made an offer instead of ending its turn
@@ -283,25 +282,20 @@ class HeuristicBot:
     ) -> tuple[float, bool]:
         """The value of playing a held card (``option``) now, and whether it was valued
         afresh: a card's choices are looked at ahead (``lookahead.card_choices``), the
-        costliest look of the main phase, so its gain over ``now`` is kept for the turn
-        and valued again only when the hand holds more cards or the player's buildings
-        and knights changed (what a discount or a free piece needs), or when ``fresh``
-        (before the card is played: a gain kept is never what plays a card)."""
+        costliest look of the main phase, so its gain over ``now`` is valued once a turn
+        and kept, and valued again when ``fresh``: before the card is played (a gain kept
+        is never what plays a card)."""
         state = game.state
-        mine = state.players[me]
         if self._gains_turn != state.turn:
             self._gains_turn = state.turn
             self._gains.clear()
-        pieces = len(mine.buildings) + len(mine.knights)
         found = self._gains.get(option)
         if found is not None and not fresh:
-            gain, held, count = found
-            if count == pieces and sum(mine.hand) <= held:
-                return now + gain, False
+            return now + found, False
         self._budget = self.weights.card_choices
         value = self.after(game, me, option, 1)
         self._budget = 0
-        self._gains[option] = (value - now, sum(mine.hand), pieces)
+        self._gains[option] = value - now
         return value, True
 
     def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
