@@ -86,11 +86,12 @@ def _finished_sentences(out: dict[str, str], runs: Path) -> list[str]:
     ]
 
 
-MCTS_SEEDS = 15
+MCTS_SEEDS = 10
 """Seeds of the mcts block (each played in the four seat rotations), fewer than the 50 of
 earlier pages: a game of mcts with 300 iterations takes about 30 s of one core in pure
-Python, and the block (three tournaments) then runs in about an hour on a 2-core machine
-shared with other work. The intervals say what the smaller sample costs."""
+Python, and the block (three tournaments on the same seeds) has to run in about an hour
+on a 2-core machine shared with other work. The intervals say what the smaller sample
+costs."""
 
 MCTS_BUDGETS = {"run": 300, "i16": 16, "i50": 50}
 """The iterations per decision of each tournament of the mcts block, on the same seeds
