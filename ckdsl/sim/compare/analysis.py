@@ -20,6 +20,7 @@ from ckdsl.sim.compare.specs import (
     REPORT_VERSION,
     CompareError,
     StoreFacts,
+    UserMetric,
     _as_list,
     _context,
     _f,
@@ -233,6 +234,7 @@ def compare(
     headline: Sequence[str] | None = None,
     margins: Mapping[str, float] | None = None,
     power: float = 0.8,
+    user_metrics: Sequence[UserMetric] = (),
 ) -> ComparisonReport:
     """Compare every rule set in ``frames`` with ``frames[base]``.
 
@@ -247,7 +249,8 @@ def compare(
     interest, in the metric's own units (0.03 for 3 points of a rate): a TOST equivalence
     verdict for each; the key :data:`EVERY_RATE`: every headline metric in percentage points and
     every seat's win rate. ``power``: of
-    the minimum detectable effects."""
+    the minimum detectable effects. ``user_metrics``: the columns of the user's own formulas
+    (``--metric``), reported as the other metrics are (in the group "user")."""
     if base not in frames:
         raise CompareError(f"no results for the base '{base}'")
     if len(frames) < 2:
@@ -258,7 +261,7 @@ def compare(
     for label in labels:
         _require(frames[label], label)
     ordered = {label: _sorted(frames[label]) for label in labels}
-    context = _context(list(ordered.values()))
+    context = _context(list(ordered.values()), user_metrics)
     specs = (
         metric_specs(context)
         if headline is None
