@@ -582,7 +582,8 @@ FUNCTION_CASES = [
         position=BOARD,
         values={"list(settlements_left(p) for each p in players)": [4, 4, 5, 5]},
     ),
-    # the base's supply is 500 (the pages set no limit: issue 30), blue holds one
+    # the base's supply is unlimited (the pages set no limit: issue 30): turn_limit (500)
+    # less those given, and blue holds one
     case("defenders_left", position=BOARD, values={"defenders_left": 499}),
     # knights this turn
     case(
@@ -718,10 +719,9 @@ VERB_CASES = [
     ),
     case(
         "award",
-        effect="award defender to current",  # none left
-        # the base's 500 cards all given (a supply no game reaches: issue 30)
-        position=at(BLUES_TURN, red={"defender": 500}),
-        expect={"defender": {"blue": 0, "red": 500}, "points": {"blue": 0, "red": 500}},
+        effect="award defender to current",  # no limit (issue 30): 499 given, one more
+        position=at(BLUES_TURN, red={"defender": 499}),
+        expect={"defender": {"blue": 1, "red": 499}, "points": {"blue": 1, "red": 499}},
     ),
     case(
         "reward",
