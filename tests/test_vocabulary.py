@@ -249,6 +249,31 @@ FUNCTION_CASES = [
         },
     ),
     case(
+        "harbor_for(intersection, good); trade_rate(player, good)",
+        position=BOARD,  # 1: the wool harbor, 0: a generic one (red's city); red holds the
+        # merchant on tile 4 (hills): brick at 2, its other resources at 3 (a harbor)
+        values={
+            "[harbor_for(1, wool), harbor_for(1, ore), harbor_for(0, wool)]": [True, False, False],
+            "[trade_rate(me, brick), trade_rate(me, ore), trade_rate(owner(23), ore)]": [2, 3, 4],
+        },
+    ),
+    case(
+        "first_settlement(player)",
+        position=BOARD,  # red's first building placed; blue's settlement then city
+        values={"[first_settlement(me), first_settlement(owner(23))]": [13, 23]},
+    ),
+    case(
+        "terrains_of(good)",
+        position=BOARD,
+        values={
+            "[terrains_of(wool), terrains_of(paper), terrains_of(brick)]": [
+                ["pasture"],
+                ["forest"],
+                ["hills"],
+            ]
+        },
+    ),
+    case(
         "tiles_of(terrain)",
         position=BOARD,
         values={"tiles_of(hills)": [4, 6, 16], "tiles_of(gold)": []},
