@@ -14,6 +14,7 @@ from ckdsl.cli import cli
 from ckdsl.core import building, hands
 from ckdsl.core.pieces import place_building
 from ckdsl.core.state import SETTLEMENT
+from ckdsl.core.tasks import StealTask
 from ckdsl.session import GameSetup, start
 from ckdsl.turn.game import Game
 
@@ -116,3 +117,27 @@ def test_a_hooks_variables_are_typed_and_its_own(tmp_path: Path, effect: str, me
     result = CliRunner().invoke(cli, ["validate", path])
     assert result.exit_code == 1
     assert f"{path}:6:" in result.stderr and message in result.stderr, result.stderr
+
+
+ROBBER_CHOICE = str(
+    Path(__file__).resolve().parent.parent / "examples" / "variants" / "robber_choice.yaml"
+)
+
+
+@pytest.mark.parametrize(("rules", "offered"), [("base", False), (ROBBER_CHOICE, True)])
+def test_steal_nothing_is_offered_only_when_the_rule_set_says_what_follows(
+    rules: str, offered: bool
+) -> None:
+    game = game_of(rules)
+    place_building(game, 1, 13, SETTLEMENT)
+    game.state.players[1].hand[0] = 1
+    game.state.turn, game.state.current = 1, 0
+    game.push(StealTask("steal", 0))
+    game.state.robber = next(t for t, corners in enumerate(game.topo.tile_corners) if 13 in corners)
+    game.refresh(list_now=True)
+    assert game.pending.kind == "steal"
+    assert (("no_steal",) in game.pending.options) == offered
+    if offered:
+        game.answer(("no_steal",))
+        assert game.pending.kind == "choose_resource"  # the hook's choice
+        assert game.state.players[1].hand[0] == 1  # nothing stolen

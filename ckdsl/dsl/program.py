@@ -80,6 +80,8 @@ ENTRY_HOOKS: dict[str, dict[str, Type]] = {
     "setup_placed": {"piece": PIECE, "i": INTERSECTION, "e": EDGE},
     "built": {"piece": PIECE, "i": INTERSECTION, "e": EDGE},
     "stolen": {"victim": PLAYER, "g": GOOD},  # me stole good g from victim (one card)
+    # declared: the robber's steal (a 7, a chase) offers "steal nothing", which runs it
+    "steal_declined": {},
 }
 """The hooks the turn machine runs itself, with their variables: the contract between
 the engine and a rule set. Every other hook runs only when a hook says `run` it."""
