@@ -120,7 +120,9 @@ def _steal_options(game: Game, task: Task) -> tuple[Option, ...]:
     `steal_declined` hook, "steal nothing" (that hook then says what comes instead:
     docs/dsl.md, "Hooks")."""
     player = expect(task, StealTask).player
-    options = tuple(("steal", q) for q in victims(game, player, game.state.robber))
+    options: tuple[Option, ...] = tuple(
+        ("steal", q) for q in victims(game, player, game.state.robber)
+    )
     if "steal_declined" in game.rules.programs.hooks:
         options += (("no_steal",),)
     return options
