@@ -156,3 +156,10 @@ def test_misuse_is_reported_at_its_line(
     found = [row for row in result.stderr.splitlines() if message in row]
     assert found, result.stderr
     assert found[0].startswith(f"{path}:{line}:{col}:"), found[0]
+
+
+def test_a_formula_that_stops_on_the_board_counts_nothing(tmp_path: Path) -> None:
+    """`number(25)` on a board of 19 tiles stops, as it would stop a hook: 0 points."""
+    game = game_of(variant(tmp_path, 'add:\n  titles:\n    far: {points: "number(25) + 1"}\n'))
+    build(game, 0, 0)
+    assert points_breakdown(game, 0) == {"settlement": 1}

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 
 from ckdsl.core.allow import Env
 from ckdsl.core.state import NOBODY
+from ckdsl.dsl.base.errors import EffectFailure
 
 if TYPE_CHECKING:
+    from ckdsl.dsl.compiler.program import Fn
     from ckdsl.dsl.program import DeclaredTitle
     from ckdsl.turn.game import Game
 
@@ -51,13 +53,22 @@ def recount(game: Game) -> None:
 
 def _points(game: Game, title: DeclaredTitle, p: int) -> int:
     fn = title.points
-    return title.constant if fn is None else int(fn(Env(game, p, {"p": p})))
+    return title.constant if fn is None else _value(game, fn, p)
+
+
+def _value(game: Game, fn: Fn, p: int) -> int:
+    """A formula's value for ``p``; 0 where it stops on something the board lacks (a
+    tile the map has not: ``EffectFailure``), as a hook would stop there."""
+    try:
+        return int(fn(Env(game, p, {"p": p})))
+    except EffectFailure:
+        return 0
 
 
 def _holders(game: Game, title: DeclaredTitle, before: tuple[int, ...]) -> tuple[int, ...]:
     score = title.score
     assert score is not None
-    scores = [int(score(Env(game, p, {"p": p}))) for p in range(game.n)]
+    scores = [_value(game, score, p) for p in range(game.n)]
     best = max(scores)
     if best < title.at_least:
         return ()
