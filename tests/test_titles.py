@@ -163,3 +163,19 @@ def test_a_formula_that_stops_on_the_board_counts_nothing(tmp_path: Path) -> Non
     game = game_of(variant(tmp_path, 'add:\n  titles:\n    far: {points: "number(25) + 1"}\n'))
     build(game, 0, 0)
     assert points_breakdown(game, 0) == {"settlement": 1}
+
+
+def test_a_scenario_expects_who_holds_a_title(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        f"name: a tie shared\nrules: {variant(tmp_path, MOST_CITIES.format(ties='shared'))}\n"
+        "position:\n  turn: red\n  phase: after_roll\n"
+        "  players:\n    red: {cities: [0]}\n    blue: {cities: [20]}\n"
+        "steps:\n  - expect:\n      titles: {mayor: [red, blue]}\n"
+        "  - expect:\n      titles: {mayor: red}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["scenario", str(scenario)])
+    assert result.exit_code == 1
+    assert "titles.mayor" in result.output and 'actual:   ["red", "blue"]' in result.output
+    assert "step 2" in result.output  # the first step held
