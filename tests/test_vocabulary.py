@@ -263,6 +263,12 @@ FUNCTION_CASES = [
         values={"[first_settlement(me), first_settlement(owner(23))]": [13, 23]},
     ),
     case(
+        "first_settlement(player)",
+        effect="remove settlement 13",  # gone: the oldest building left
+        position=BOARD,
+        values={"first_settlement(me)": 0},
+    ),
+    case(
         "terrains_of(good)",
         position=BOARD,
         values={
