@@ -269,7 +269,7 @@ class Room:
                 "knights": len(state.players[p].knights),
                 "levels": list(state.players[p].levels),
                 "breakdown": [
-                    {"source": source_name(catalog, s), "points": n}
+                    {"source": source_name(game, catalog, s), "points": n}
                     for s, n in points_breakdown(game, p).items()
                 ],
             }
