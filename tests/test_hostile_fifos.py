@@ -109,6 +109,14 @@ def test_a_fifo_weights_file_or_model_is_a_usage_error(tmp_path: Path, spec: str
     assert result.exit_code == 2 and str(pipe) in result.output and PIPE in result.output
 
 
+def test_a_fifo_named_as_a_ladders_bot_is_a_usage_error(tmp_path: Path) -> None:
+    pipe = fifo_at(tmp_path / "mine.yaml")
+    result = command("ladder", "heuristic", str(pipe))
+    assert (
+        result.exit_code == 2 and PIPE in result.output and "no weights file" not in result.output
+    )
+
+
 def test_a_fifo_start_for_tune_is_a_usage_error(tmp_path: Path) -> None:
     pipe = fifo_at(tmp_path / "start.yaml")
     result = command("tune", "heuristic", "--start", str(pipe), "--out", str(tmp_path / "t"))
