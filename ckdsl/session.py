@@ -219,6 +219,7 @@ def start(setup: GameSetup, *, log: bool = True) -> Game:
     """A new game; the layout is drawn from the seed's layout stream unless a fixed one is
     named. ``log``: keep the game's log (off for simulations). Raises PlayersError and
     LayoutError (a command's usage errors) and CkdslError."""
+    arguments.instance(setup, GameSetup, "setup", "GameSetup(rules=..., seed=...)")
     rules = load_rules(setup.rules)
     low, high = rules.compiled.number("players_min"), rules.compiled.number("players_max")
     if not low <= setup.players <= high:

@@ -33,8 +33,9 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ckdsl import arguments
 from ckdsl.files import write_whole
-from ckdsl.sim.games import Key
+from ckdsl.sim.games import Key, checked_key
 from ckdsl.userfiles import NO_SUCH_FILE, UnsafeFile, read_user_bytes
 
 FOLDER = "_events"
@@ -49,9 +50,11 @@ def encode(events: Sequence[object]) -> bytes:
 
 
 def log_path(out: Path | str, key: Key) -> Path:
-    """Where the log of game ``key`` of the results folder ``out`` is kept."""
-    index, lineup, rotation = key
-    return Path(out) / FOLDER / f"game-{index:06d}-{lineup}-{rotation}.jsonl.gz"
+    """Where the log of game ``key`` of the results folder ``out`` is kept; a TypeError
+    naming the argument for a wrong type."""
+    index, lineup, rotation = checked_key(key)
+    folder = arguments.file_path(out, "out")
+    return folder / FOLDER / f"game-{index:06d}-{lineup}-{rotation}.jsonl.gz"
 
 
 def write(out: Path, key: Key, data: bytes) -> None:
@@ -91,7 +94,7 @@ def read_events(out: Path | str, key: Key) -> list[dict[str, object]]:
 
 def logged_keys(out: Path | str) -> list[Key]:
     """The keys of the games whose logs the folder holds, in key order."""
-    folder = Path(out) / FOLDER
+    folder = arguments.file_path(out, "out") / FOLDER
     found = []
     for path in folder.iterdir() if folder.is_dir() else ():
         match = _NAME.fullmatch(path.name)

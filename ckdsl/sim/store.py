@@ -55,12 +55,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from ckdsl import native
+from ckdsl import arguments, native
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.files import sync_folder, write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.sim import provenance
-from ckdsl.sim.games import EVENTS, Key, game_seed, seat_positions
+from ckdsl.sim.games import EVENTS, Key, checked_key, game_seed, seat_positions
 from ckdsl.sim.metrics import arrow_type
 from ckdsl.userfiles import UnsafeFile, check_regular, read_user_bytes
 
@@ -792,7 +792,8 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: i
     import pyarrow.compute as pc
 
     require_pyarrow()
-    folder = Path(out)
+    folder = arguments.file_path(out, "out")  # (a str or a Path: a notebook's)
+    keys = _checked_keys(keys)
     manifest = read_manifest(folder)
     _recover_unlocked(folder)
     other = provenance.source_note(manifest, str(folder))
@@ -826,6 +827,14 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: i
         raise _error(folder, f"its chunks have different columns: {exc}") from None
     order = pc.sort_indices(table, sort_keys=[(c, "ascending") for c in KEY_COLUMNS])
     return table.take(order)
+
+
+def _checked_keys(keys: object) -> list[Key] | None:
+    if keys is None:
+        return None
+    if isinstance(keys, (str, bytes)) or not isinstance(keys, Iterable):
+        raise TypeError(f"keys takes game keys (such as Experiment.keys()), not {keys!r:.40}")
+    return [checked_key(key, "each of keys") for key in keys]
 
 
 def read_results(out: Path | str, keys: Iterable[Key] | None = None) -> pd.DataFrame:
