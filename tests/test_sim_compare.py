@@ -443,6 +443,7 @@ def cli_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"folder": folder, "args": args, "first": first, "again": again, "table": table}
 
 
+@pytest.mark.xdist_group("compare_cli")  # one worker runs the compares for all four
 def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     first = cli_run["first"]
     assert first.exit_code == 0, first.output
@@ -467,6 +468,7 @@ def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     assert "wrote" in first.stderr
 
 
+@pytest.mark.xdist_group("compare_cli")
 def test_cli_json_is_the_same_on_a_second_run(cli_run: dict[str, Any]) -> None:
     again = cli_run["again"]
     assert again.exit_code == 0, again.output
@@ -474,6 +476,7 @@ def test_cli_json_is_the_same_on_a_second_run(cli_run: dict[str, Any]) -> None:
     assert "0 games played" in again.stderr
 
 
+@pytest.mark.xdist_group("compare_cli")
 def test_cli_prints_the_table(cli_run: dict[str, Any]) -> None:
     table = cli_run["table"]
     assert table.exit_code == 0 and table.stderr == ""
@@ -481,6 +484,7 @@ def test_cli_prints_the_table(cli_run: dict[str, Any]) -> None:
     assert "Verdict" in table.stdout and "p Holm" in table.stdout
 
 
+@pytest.mark.xdist_group("compare_cli")
 def test_cli_refuses_bad_input(cli_run: dict[str, Any], tmp_path: Path) -> None:
     base = ["--players", RANDOM4, "--games", "2", "--jobs", "1", "--quiet"]
     result = _compare("base", FIFTEEN, *base[:2], "--games", "0")
