@@ -110,7 +110,7 @@ def moments(out: Path) -> None:
             page.fill(f"#trade input[data-side=get][data-good={goods[get]}]", "1")  # type: ignore[attr-defined]
             page.locator("#offer").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         if moment == "card":
-            page.locator("#cards li").first.click()  # type: ignore[attr-defined]
+            page.locator("#cards .card").first.click()  # type: ignore[attr-defined]
         if moment in ("seven", "attack") and size == "phone":
             page.locator("#details").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         path = out / f"web-{moment}-{size}-{lang}.png"

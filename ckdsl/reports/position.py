@@ -31,6 +31,7 @@ SCREEN_COLOURS = {
     "orange": "#ef6c00",
     "green": "#2e7d32",
     "brown": "#6d4c41",
+    "yellow": "#f9a825",
 }
 
 # Which place an option names, by its verb: the kind of place and the option's field.
