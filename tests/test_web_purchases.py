@@ -111,3 +111,12 @@ def test_card_faces_show_the_seats_own_cards_with_their_text() -> None:
         assert face["colour"].startswith("#") and face["play"] is None  # set-up: not playable
     watching = room.spectate("en")
     assert watching["progress"] == [] and all(not p["answers"] for p in watching["purchases"])
+
+
+def test_a_variants_own_action_is_bought_at_its_price_by_its_name() -> None:
+    room, token = bots_room(str(ROOT / "examples" / "variants" / "mercenaries.yaml"))
+    fr = load_catalog("fr", load_rules(room.setup.rules).ruleset)
+    found = [p for p in room.state(token, "fr")["purchases"] if p["kind"] == "action"]
+    assert [(p["id"], p["name"]) for p in found] == [("mercenary", fr.name("actions", "mercenary"))]
+    assert found[0]["name"] == "Recrutement d'un mercenaire"  # the variant's French name
+    assert found[0]["cost"] == [{"good": "coin", "name": fr.good_name("coin"), "count": 2}]

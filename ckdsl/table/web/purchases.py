@@ -93,14 +93,14 @@ def purchases(
                 "answers": answers.get(("improve", track.id), []),
             }
         )
-    for key, action in rules.programs.actions.items():
+    for action_id, action in rules.programs.actions.items():
         found.append(
             {
                 "kind": "action",
-                "id": key,
-                "name": catalog.name("actions", key),
+                "id": action_id,
+                "name": catalog.name("actions", action_id),
                 "cost": price(catalog, game, game.bundle(dict(action.cost))),
-                "answers": answers.get(("action", key), []),
+                "answers": answers.get(("action", action_id), []),
             }
         )
     return found
