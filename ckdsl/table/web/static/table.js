@@ -20,7 +20,7 @@ async function call(path, payload) {
     body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error);
+  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error).className = "";
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -117,7 +117,7 @@ function choose(p) {
   }
   chosen = chosen === buyKey(p) ? null : buyKey(p);
   lightBoard();
-  text($("message"), chosen ? words.pick_spot : "");
+  text($("message"), chosen ? words.pick_spot : "").className = chosen ? "hint" : "";
 }
 
 function lightBoard() {
