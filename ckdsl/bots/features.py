@@ -114,11 +114,15 @@ def _weights_data(file: Path) -> tuple[Any, tuple[Stamp, ...]]:
         return found
     import yaml
 
+    from ckdsl.userfiles import UnsafeFile, read_user_bytes
+
     stamp = Stamp.of(file)  # before reading: an edit while reading fails the next check
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read the weights file {file}: {exc.strerror}") from None
+    try:  # a regular file only: a FIFO or a device would never end
+        data = yaml.safe_load(read_user_bytes(file).decode("utf-8"))
+    except UnsafeFile as exc:
+        raise ValueError(f"cannot read the weights file {file}: {exc.message}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{file}: not UTF-8 text ({exc.reason})") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{file}: not valid YAML ({exc})") from None
     disk.store("weights", key, (stamp,), data)

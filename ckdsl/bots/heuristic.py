@@ -403,8 +403,11 @@ class HeuristicBot:
             return max(options, key=kept)
         if kind == "robber":
             return max(options, key=lambda o: ev.tile_harm(game, o[1], player))
-        if kind == "steal":
-            return max(options, key=lambda o: (state.players[o[1]].points, -o[1]))
+        if kind == "steal":  # the leader; "steal nothing" (a variant's) only if no one
+            victims = [o for o in options if o[0] == "steal"]
+            if not victims:
+                return options[0]
+            return max(victims, key=lambda o: (state.players[o[1]].points, -o[1]))
         if kind == "pillage":
             return min(options, key=lambda o: city_value(ev, game, o[1]))
         if kind == "respond":

@@ -63,7 +63,7 @@ from ckdsl.core.view import PlayerView
 from ckdsl.dsl import runtime
 from ckdsl.events import EventKind
 from ckdsl.rng import Stream, derive, streams
-from ckdsl.turn import actions, cards, refusals, setup, turn
+from ckdsl.turn import actions, cards, refusals, setup, titles, turn
 from ckdsl.turn.cards import PlayableKey
 
 if TYPE_CHECKING:
@@ -101,6 +101,11 @@ class Game:
         if not low <= players <= high:
             raise ValueError(f"this rule set is for {low} to {high} players, not {players}")
         self.rules = rules
+        # The game's budgets (``Game.answer`` reads them after every answer): read once.
+        self.budgets: tuple[tuple[str, int], ...] = tuple(
+            (name, rules.number(name))
+            for name in ("turn_decision_limit", "game_decision_limit", "game_event_limit")
+        )
         self.topo = topology
         self.layout = layout
         self.n = players
@@ -234,6 +239,7 @@ class Game:
         new.rules, new.topo, new.layout, new.n = self.rules, self.topo, self.layout, self.n
         new.terrain, new.tile_yields, new._orders = self.terrain, self.tile_yields, self._orders
         new.harbor_at, new.setup_order = self.harbor_at, self.setup_order
+        new.budgets = self.budgets
         new.state, new.tiles_by_number = self.state, self.tiles_by_number
         new.derived, new.board_stamp = self.derived, self.board_stamp
         new.yield_stamps, new.playable = self.yield_stamps, self.playable
@@ -343,12 +349,10 @@ class Game:
         self._decision = self._advance(list_turn=False)
         self._settled = self._decision is None
         if not state.over:
-            for limit, used in (
-                ("turn_decision_limit", state.turn_decisions),
-                ("game_decision_limit", state.decisions),
-                ("game_event_limit", state.logged),
+            for (limit, budget), used in zip(
+                self.budgets, (state.turn_decisions, state.decisions, state.logged), strict=True
             ):
-                if used >= self.rules.number(limit):
+                if used >= budget:
                     self._out_of_budget(limit)
                     break
 
@@ -381,7 +385,10 @@ class Game:
         and ``pending`` lists it when asked)."""
         state = self.state
         queue = state.queue
+        declared = self.rules.programs.titles
         while True:
+            if declared:  # the rule set's own titles and points, before the win is checked
+                titles.recount(self)
             # docs/rules.md, "Winning": the player whose turn it is wins the moment they
             # have the points, even in the middle of a card's effect; the game then stops
             # as it stands.
