@@ -120,6 +120,10 @@ class HeuristicBot:
             return self.roll(game, me, options)
         every = kind.startswith("setup_") or len(options) <= self.weights.max_options
         if depth > 0 and kind.startswith(_LOOKAHEAD) and every:
+            if self._chosen_turn == game.state.turn:
+                found = self._chosen.get((kind, options))
+                if found is not None:  # looked at when the card was valued, this turn
+                    return found
             if kind in _SETUP_SPOTS and len(options) > _SETUP_SHORTLIST:
                 options = self.shortlist(game, options, _SETUP_SHORTLIST)
             return self.best_ahead(game, me, options, depth)
@@ -134,8 +138,8 @@ class HeuristicBot:
             # lasts, so the card is valued by its best use rather than its first. Its
             # choices are looked at in turn, each one answer ahead (a later choice, in
             # the look at an earlier one's answers, by the quick rules), as the bot looks
-            # at everything. The same choice comes back at each decision of the turn:
-            # its answer is kept for the turn.
+            # at everything. The same choice comes back at each decision of the turn,
+            # and when the card is played: its answer is kept for the turn.
             key = (kind, options)
             turn = game.state.turn
             if self._chosen_turn != turn:
