@@ -189,14 +189,14 @@ def test_a_held_card_is_valued_once_a_turn_and_afresh_before_it_is_played(tmp_pa
     looked: list[int] = []
     decisions = 0
     bot = HeuristicBot(bot_seed(4, me))
-    after = bot.after
+    ahead = bot.ahead
 
-    def counted(g: Game, player: int, option: tuple[object, ...], depth: int) -> float:
+    def counted(g: Game, player: int, option: tuple[object, ...], depth: int) -> Game | None:
         if option == ("play", "tithe"):
             looked.append(g.state.turn)
-        return after(g, player, option, depth)
+        return ahead(g, player, option, depth)
 
-    bot.after = counted  # type: ignore[method-assign]
+    bot.ahead = counted  # type: ignore[method-assign]
     others = [make_bot("heuristic", p + 1) for p in range(game.n)]
     turn = game.state.turn
     stale = game.clone()
@@ -211,7 +211,7 @@ def test_a_held_card_is_valued_once_a_turn_and_afresh_before_it_is_played(tmp_pa
     assert ("play", "tithe") in stale.pending.options
     fooled = HeuristicBot(bot_seed(4, me))
     fooled._gains_turn = turn
-    fooled._gains[("play", "tithe")] = 1000.0
+    fooled._gains[("play", "tithe")] = (1000.0, [])
     assert fooled.choose(stale.view(me)) != ("play", "tithe")
 
 

@@ -82,8 +82,9 @@ class HeuristicBot:
         # A card's choices made that way in this turn, by the choice and its options.
         self._chosen: dict[tuple[str, tuple[Option, ...]], Option] = {}
         self._chosen_turn = -1
-        # What playing each held card gained when valued in this turn (``played``).
-        self._gains: dict[Option, float] = {}
+        # What playing each held card gained when valued in this turn beyond its change
+        # to the hand, and that change (``played``).
+        self._gains: dict[Option, tuple[float, list[int]]] = {}
         self._gains_turn = -1
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
         # The main phase in which this bot last made an offer instead of ending its turn
@@ -174,13 +175,21 @@ class HeuristicBot:
     def after(self, game: Game, me: int, option: Option, depth: int) -> float:
         """The value for ``me`` of answering ``option`` on a clone, once what follows on
         its own has happened."""
+        copy = self.ahead(game, me, option, depth)
+        if copy is None:
+            return float("-inf")
+        return self.evaluator(copy).value(copy, me)
+
+    def ahead(self, game: Game, me: int, option: Option, depth: int) -> Game | None:
+        """A clone of ``game`` where ``option`` was answered and what follows on its own
+        has happened (None: not legal in this sample)."""
         copy = game.clone(log=False)
         try:
             copy.answer(option)
         except IllegalAnswer:  # legal in the real game, not in this sample (a hidden card)
-            return float("-inf")
+            return None
         self.settle(copy, me, depth - 1)
-        return self.evaluator(copy).value(copy, me)
+        return copy
 
     def settle(self, game: Game, me: int, depth: int) -> None:
         """Play on until it is a turn's decision again (mine or another's) or a setup
@@ -286,21 +295,45 @@ class HeuristicBot:
     ) -> tuple[float, bool]:
         """The value of playing a held card (``option``) now, and whether it was valued
         afresh: a card's choices are looked at ahead (``lookahead.card_choices``), the
-        costliest look of the main phase, so its gain over ``now`` is valued once a turn
-        and kept, and valued again when ``fresh``: before the card is played (a gain kept
-        is never what plays a card)."""
+        costliest look of the main phase, so the card is played on a clone once a turn,
+        and again when ``fresh``: before the card is played (a value kept is never what
+        plays a card). In between, what it did to the player's hand is valued again on
+        the hand held now (the goods it gives are worth more or less as the hand is
+        spent), the rest of its gain kept."""
         state = game.state
+        mine = state.players[me]
         if self._gains_turn != state.turn:
             self._gains_turn = state.turn
             self._gains.clear()
         found = self._gains.get(option)
         if found is not None and not fresh:
-            return now + found, False
+            rest, change = found
+            return now + rest + self.hand_gain(game, me, change), False
         self._budget = self.weights.card_choices
-        value = self.after(game, me, option, 1)
+        copy = self.ahead(game, me, option, 1)
         self._budget = 0
-        self._gains[option] = value - now
+        if copy is None:
+            self._gains[option] = (float("-inf"), [])
+            return float("-inf"), True
+        value = self.evaluator(copy).value(copy, me)
+        held = copy.state.players[me].hand
+        change = [held[g] - n for g, n in enumerate(mine.hand)]
+        self._gains[option] = (value - now - self.hand_gain(game, me, change), change)
         return value, True
+
+    def hand_gain(self, game: Game, me: int, change: list[int]) -> float:
+        """What adding ``change`` to the player's hand (none below 0) is worth, on the
+        hand alone."""
+        if not any(change):
+            return 0.0
+        ev = self.evaluator(game)
+        mine = game.state.players[me]
+        targets = ev.targets(game, me)
+        limit = ev.hand_limit(game, me)
+        hand = [max(0, n + change[g]) for g, n in enumerate(mine.hand)]
+        return ev.hand_value(hand, mine.rates, targets, limit) - ev.hand_value(
+            mine.hand, mine.rates, targets, limit
+        )
 
     def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
         """The value after a knight's action (a move, a displacement, a chase) and then
