@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -59,13 +60,16 @@ class Block:
     command_line: bool = False  # show the command (when the prose around does not)
     # show only the lines from the one starting with the first text to the one before the
     # line starting with the second (a part of a long report)
-    excerpt: tuple[str, str] | None = None
+    excerpt: tuple[str, str | None] | None = None  # (None: to the end)
 
 
-def _excerpt(text: str, start: str, stop: str) -> str:
+def _excerpt(text: str, start: str, stop: str | None) -> str:
     lines = text.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith(start))
-    last = next(i for i in range(first + 1, len(lines)) if lines[i].startswith(stop))
+    last = next(
+        (i for i in range(first + 1, len(lines)) if stop and lines[i].startswith(stop)),
+        len(lines),
+    )
     return "\n".join(lines[first:last])
 
 
@@ -212,6 +216,55 @@ BLOCKS = [
         shown="run",
         timed="run",
     ),
+    # The fourteen comparison's games read again (nothing played): seat balance by seed,
+    # the level of its test, the planner.
+    Block(
+        "fourteen-balance",
+        "docs/experiments.md",
+        {"run": ["report", "{runs}/fourteen", "--quiet"]},
+        shown="run",
+        excerpt=("Seat balance", "Pairing gain"),
+        command_line=True,
+    ),
+    Block(
+        "seat-level",
+        "docs/experiments.md",
+        {"run": ["benchmarks/seat_test_level.py", "{runs}/fourteen/base", "--repeats", "4000"]},
+        shown="run",
+        command_line=True,
+    ),
+    Block(
+        "fourteen-plan",
+        "docs/experiments.md",
+        {"run": ["plan", "{runs}/fourteen", "--delta", "0.03", "--metric", "seat4_win"]},
+        shown="run",
+        command_line=True,
+    ),
+    # Does the effect depend on the bots? A small run of its own.
+    Block(
+        "lineups",
+        "docs/experiments.md",
+        {
+            "run": [
+                "compare",
+                "base",
+                "{runs}/limit9.yaml",
+                "--lineups",
+                "heuristic*4 ; random,heuristic*3 ; random*2,heuristic*2",
+                "--games",
+                "20",
+                "--jobs",
+                "2",
+                "--out",
+                "{runs}/lineups",
+                "--quiet",
+            ],
+        },
+        shown="run",
+        timed="run",
+        excerpt=("Does the effect depend on the bots?", None),
+        command_line=True,
+    ),
     Block(
         "sweep",
         "docs/experiments.md",
@@ -274,34 +327,9 @@ BLOCKS = [
     ),
 ]
 
-BLOCKS += [
-    # The fourteen comparison's games read again (nothing played): seat balance by seed,
-    # the level of its test, the planner.
-    Block(
-        "fourteen-balance",
-        "docs/experiments.md",
-        {"run": ["report", "{runs}/fourteen", "--quiet"]},
-        shown="run",
-        excerpt=("Seat balance", "Pairing gain"),
-        command_line=True,
-    ),
-    Block(
-        "seat-level",
-        "docs/experiments.md",
-        {"run": ["benchmarks/seat_test_level.py", "{runs}/fourteen/base", "--repeats", "4000"]},
-        shown="run",
-        command_line=True,
-    ),
-    Block(
-        "fourteen-plan",
-        "docs/experiments.md",
-        {"run": ["plan", "{runs}/fourteen", "--delta", "0.03", "--metric", "seat4_win"]},
-        shown="run",
-        command_line=True,
-    ),
-]
 
 FOURTEEN = "extends: base\noverride:\n  parameters:\n    points_to_win: 14\n"
+LIMIT9 = "extends: base\noverride:\n  parameters:\n    hand_limit: 9\n"
 
 
 def machine() -> str:
@@ -329,6 +357,7 @@ def run_block(block: Block, runs: Path) -> str:
     """The markdown of a block: its output, sentences and where it was measured."""
     runs.mkdir(parents=True, exist_ok=True)
     (runs / "fourteen.yaml").write_text(FOURTEEN)
+    (runs / "limit9.yaml").write_text(LIMIT9)
     outputs: dict[str, str] = {}
     seconds: dict[str, float] = {}
     for name, args in block.commands.items():
@@ -340,8 +369,10 @@ def run_block(block: Block, runs: Path) -> str:
         seconds[name] = time.perf_counter() - began
         if done.returncode != 0:
             raise SystemExit(f"{block.name}: {' '.join(argv)} failed:\n{done.stderr}")
-        outputs[name] = done.stdout.replace(str(runs), "runs")  # the folder as the page names it
-    shown = " ".join(a.format(runs="runs") for a in block.commands[block.shown])
+        # the folder as the page names it; no padding at the ends of lines (rich's tables)
+        text = done.stdout.replace(str(runs), "runs")
+        outputs[name] = "\n".join(line.rstrip() for line in text.splitlines())
+    shown = shlex.join(a.format(runs="runs") for a in block.commands[block.shown])
     program = "python" if shown.split()[0].endswith(".py") else "ckdsl"
     lines = [f"`{program} {shown}`:", ""] if block.command_line else []
     output = outputs[block.shown].rstrip()
