@@ -80,8 +80,8 @@ def test_the_engines_own_parameters_are_declared() -> None:
     accessors = r"(?:\.param|\.number|\.flag|\.text|\.names)\(|params\["
     read = set(re.findall(rf"""(?:{accessors})\s*"([a-z_]+)"\s*[)\]]""", source))
     read |= set(re.findall(r'"(progress_hand_limit(?:_own_turn)?)"', source))
-    # the budgets every game has, read in a loop by name (turn.game.Game.answer)
-    read |= set(re.findall(r'\("((?:turn|game)_(?:decision|event)_limit)",', source))
+    # the budgets every game has, read once by name (turn.game.Game.budgets)
+    read |= set(re.findall(r'"((?:turn|game)_(?:decision|event)_limit)"', source))
     assert read == ENGINE_PARAMETERS
 
 
@@ -256,7 +256,7 @@ def test_a_hook_that_runs_itself_is_stopped_not_a_hang(tmp_path: Path) -> None:
     forever:
       effect: |
         gain 1 grain
-        if true:
+        if turn_number >= 0:
             run forever
 override:
   hooks:
