@@ -120,3 +120,18 @@ def test_a_variants_own_action_is_bought_at_its_price_by_its_name() -> None:
     assert [(p["id"], p["name"]) for p in found] == [("mercenary", fr.name("actions", "mercenary"))]
     assert found[0]["name"] == "Recrutement d'un mercenaire"  # the variant's French name
     assert found[0]["cost"] == [{"good": "coin", "name": fr.good_name("coin"), "count": 2}]
+
+
+def test_a_discount_of_the_seats_own_shows_in_its_price_only() -> None:
+    room, token = bots_room()
+    state = room.game.state
+    state.players[0].levels[0] = 1  # trade: the next level costs 2 cloth
+    state.modifiers.append({"player": 0, "kind": "discount", "target": "improvement", "value": 1})
+    room.version += 1
+    trade = room.game.rules.tracks[0].id
+    assert [c["count"] for c in prices_of(room.state(token, "en"), trade)] == [1]  # a Crane's
+    assert [c["count"] for c in prices_of(room.spectate("en"), trade)] == [1]  # no discount
+
+
+def prices_of(state: dict[str, object], track: str) -> list[dict[str, object]]:
+    return next(p["cost"] for p in state["purchases"] if p.get("id") == track)  # type: ignore[attr-defined]
