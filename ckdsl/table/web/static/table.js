@@ -52,7 +52,6 @@ function picture(kind, colour, label) {
     const c = document.createElementNS(ns, "circle");
     for (const [k, v] of [["cx", 10], ["cy", 10], ["r", 8.5], ["fill", "#e0e0e0"], ["stroke", "#455a64"]]) c.setAttribute(k, v);
     svg.append(c);
-    label = label ?? "";
   }
   if (label) {
     const t = document.createElementNS(ns, "text");
@@ -103,7 +102,7 @@ function drawPurchases(s) {
     b.addEventListener("click", () => choose(p));
     box.append(b);
   }
-  $("build").hidden = s.spectator || !purchases.length;
+  $("build").hidden = s.spectator || s.over || !purchases.length;
 }
 
 function choose(p) {
