@@ -312,6 +312,7 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
     room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
     token = next(iter(room.tokens))
     page = page_at(room, token, 390, 844, "en", touch=True)
+    assert page.locator("#build").is_hidden()  # set-up: the board, not prices, comes first
     x, y = spot_centre(page, page.locator("#board-area"))
     cdp = page.context.new_cdp_session(page)
 

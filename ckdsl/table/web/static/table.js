@@ -102,7 +102,10 @@ function drawPurchases(s) {
     b.addEventListener("click", () => choose(p));
     box.append(b);
   }
-  $("build").hidden = s.spectator || s.over || !purchases.length;
+  // On the seat's own move, only where something can be bought (not in a discard, a
+  // robber's move or the roll: their answers come first); otherwise a table of prices.
+  const buying = !s.pending.yours || ["main", "phase"].includes(s.pending.kind);
+  $("build").hidden = s.spectator || s.over || !purchases.length || !buying;
 }
 
 function choose(p) {
