@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ckdsl.bots import Bot
 
 SAVE_FORMAT = "ckdsl-save"
+SEAT_SAVE_FORMAT = "ckdsl-seat-save"  # a web seat's save, sealed (ckdsl.table.web.seat_save)
 SAVE_VERSION = 2
 # Version 1 saves (ckdsl 0.1) drew every random number from one Mersenne Twister; their
 # answers cannot be replayed on the separate streams of version 2.
@@ -218,6 +219,7 @@ def start(setup: GameSetup, *, log: bool = True) -> Game:
     """A new game; the layout is drawn from the seed's layout stream unless a fixed one is
     named. ``log``: keep the game's log (off for simulations). Raises PlayersError and
     LayoutError (a command's usage errors) and CkdslError."""
+    arguments.instance(setup, GameSetup, "setup", "GameSetup(rules=..., seed=...)")
     rules = load_rules(setup.rules)
     low, high = rules.compiled.number("players_min"), rules.compiled.number("players_max")
     if not low <= setup.players <= high:
@@ -432,6 +434,12 @@ def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
         raise CkdslError([Diagnostic(where, 0, 0, "not a save file: nested too deeply")]) from None
     except ValueError:  # an integer of thousands of digits
         raise CkdslError([Diagnostic(where, 0, 0, "not a save file: a number too long")]) from None
+    if isinstance(data, dict) and data.get("format") == SEAT_SAVE_FORMAT:
+        message = (
+            "a seat's save from the web table, sealed: only the table that made it opens it "
+            "(its Load button); the host's save replays anywhere"
+        )
+        raise CkdslError([Diagnostic(where, 1, 1, message)])
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise CkdslError([Diagnostic(where, 1, 1, "not a ckdsl save file")])
     if data.get("version") != SAVE_VERSION:

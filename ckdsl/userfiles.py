@@ -17,6 +17,7 @@ MAX_BYTES = 20_000_000
 """The largest file ckdsl reads for a user (a long game's save is well under 1 MB)."""
 
 YAML_SUFFIXES = (".yaml", ".yml")
+NO_SUCH_FILE = "no such file"  # UnsafeFile's message for a path where nothing stands
 
 
 class UnsafeFile(Exception):
@@ -34,7 +35,7 @@ def check_regular(path: Path, limit: int = MAX_BYTES) -> int:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise UnsafeFile("no such file") from None
+        raise UnsafeFile(NO_SUCH_FILE) from None
     except PermissionError:
         raise UnsafeFile("cannot read the file: permission denied") from None
     except OSError as exc:  # ELOOP (a symlink loop), ENAMETOOLONG, ...

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -50,15 +50,61 @@ def test_a_hook_that_always_runs_itself_is_an_error_at_its_run(tmp_path: Path) -
     assert "v.yaml:12:9: the hook 'turn_end' always runs itself again (turn_end → turn_end)" in (
         result.stderr
     )
-    # through another hook, too; a run under a condition may be a countdown: not an error
+    # through another hook, too; a run under a condition may be a countdown: a warning
     two = (
         "add:\n  hooks:\n    ping:\n      effect: run pong\n    pong:\n      effect: |\n"
         "        gain 1 grain\n        run ping\n"
     )
     result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, two))])
     assert result.exit_code == 1 and "(ping → pong → ping)" in result.stderr
-    counted = two.replace("        run ping\n", "        if true:\n            run ping\n")
-    assert CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, counted))]).exit_code == 0
+    counted = two.replace(
+        "        run ping\n", "        if turn_number >= 0:\n            run ping\n"
+    )
+    result = CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, counted))])
+    assert result.exit_code == 0, result.output
+    assert "warning: the hook 'ping' may run itself again (ping → pong → ping)" in result.stderr
+
+
+# A hook's run of itself in blocks that always run: each an error at that run (line, col).
+ALWAYS = {
+    "if true:\n    run turn_end": "13:13",
+    "if 1 < 2 and not false:\n    run turn_end": "13:13",
+    "if points(me) > 3:\n    run turn_end\nelse:\n    gain 1 grain\n    run turn_end": "13:13",
+    "if false:\n    gain 1 grain\nelif true:\n    run turn_end": "15:13",
+    "for p in players:\n    run turn_end": "13:13",
+    "repeat 2:\n    run turn_end": "13:13",
+    "if 1 < 2:\n    for p in [1]:\n        repeat 1 + 1:\n            run turn_end": "15:21",
+}
+# Runs a condition of the game may skip, or after what may end the effect: warnings.
+MAYBE = [
+    "if turn_number < 3:\n    run turn_end",
+    "optional:\n    run turn_end",
+    "for p in opponents where points(p) > 3:\n    run turn_end",
+    "repeat hand_size(me):\n    run turn_end",
+    "if points(me) > 3:\n    run turn_end\nelse:\n    gain 1 grain",
+    "if points(me) > 30:\n    stop\nrun turn_end",
+    "require points(me) < 30\nrun turn_end",
+]
+
+
+def _looping(tmp_path: Path, block: str) -> Result:
+    effect = "".join(f"        {line}\n" for line in ["phase again by me", *block.split("\n")])
+    body = PHASE + "override:\n  hooks:\n    turn_end:\n      effect: |\n" + effect
+    return CliRunner().invoke(cli, ["validate", str(_variant(tmp_path, body))])
+
+
+@pytest.mark.parametrize("block", ALWAYS)
+def test_a_nested_run_that_always_happens_is_an_error(tmp_path: Path, block: str) -> None:
+    result = _looping(tmp_path, block)
+    assert result.exit_code == 1, result.output
+    assert f"v.yaml:{ALWAYS[block]}: the hook 'turn_end' always runs itself again" in result.stderr
+
+
+@pytest.mark.parametrize("block", MAYBE)
+def test_a_nested_run_a_condition_may_skip_is_a_warning(tmp_path: Path, block: str) -> None:
+    result = _looping(tmp_path, block)
+    assert result.exit_code == 0, result.output
+    assert "warning: the hook 'turn_end' may run itself again" in result.stderr
 
 
 def test_a_turn_that_asks_without_end_stops_the_game_unfinished(tmp_path: Path) -> None:
@@ -66,7 +112,8 @@ def test_a_turn_that_asks_without_end_stops_the_game_unfinished(tmp_path: Path) 
     per turn, logged as unfinished with the budget it reached."""
     body = PHASE + (
         "override:\n  parameters:\n    turn_decision_limit: 40\n  hooks:\n    turn_end:\n"
-        "      effect: |\n        phase again by me\n        if true:\n            run turn_end\n"
+        "      effect: |\n        phase again by me\n        if turn_number >= 0:\n"
+        "            run turn_end\n"
     )
     events = _played(_variant(tmp_path, body))
     assert events[-1] == {
@@ -87,7 +134,7 @@ def test_a_game_past_its_budget_of_decisions_stops_unfinished(tmp_path: Path) ->
 def test_simulate_counts_the_endless_games_as_unfinished(tmp_path: Path) -> None:
     body = PHASE + (
         "override:\n  parameters:\n    turn_decision_limit: 30\n  hooks:\n    turn_start:\n"
-        "      effect: |\n        if true:\n            phase again by me\n"
+        "      effect: |\n        if turn_number >= 0:\n            phase again by me\n"
         "            run turn_start\n"
     )
     result = CliRunner().invoke(
@@ -105,7 +152,7 @@ def test_a_hook_that_logs_in_a_loop_is_stopped_and_the_game_ends(tmp_path: Path)
     body = (
         "override:\n  parameters:\n    game_event_limit: 50000\n  hooks:\n    turn_start:\n"
         "      effect: |\n        repeat 9999:\n            gain 1 grain\n            pay 1 grain\n"
-        "        if true:\n            run turn_start\n"
+        "        if turn_number >= 0:\n            run turn_start\n"
     )
     events = _played(_variant(tmp_path, body))
     assert len(events) < 100_000  # the budget, and what the last step logged past it

@@ -256,7 +256,7 @@ def test_a_hook_that_runs_itself_is_stopped_not_a_hang(tmp_path: Path) -> None:
     forever:
       effect: |
         gain 1 grain
-        if true:
+        if turn_number >= 0:
             run forever
 override:
   hooks:

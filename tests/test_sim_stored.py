@@ -56,6 +56,7 @@ def per_seed(folder: Path, column: str) -> np.ndarray:
     return means[1] - means[0]
 
 
+@pytest.mark.xdist_group("stored_report")  # one worker makes the stored folder for all
 def test_report_rerenders_the_stored_comparison(stored: dict[str, Any]) -> None:
     again = _run("report", str(stored["folder"]), "--json", "--margin", "turns=60")
     assert again.exit_code == 0, again.output
@@ -69,6 +70,7 @@ def test_report_rerenders_the_stored_comparison(stored: dict[str, Any]) -> None:
     assert latex.startswith("\\begin{tabular}") and "\\bottomrule" in latex
 
 
+@pytest.mark.xdist_group("stored_report")
 def test_margin_gives_the_tost_verdict_of_statsmodels(stored: dict[str, Any]) -> None:
     headline = stored["json"]["comparisons"][0]["headline"]
     turns = next(d for d in headline if d["metric"] == "turns")
@@ -80,6 +82,7 @@ def test_margin_gives_the_tost_verdict_of_statsmodels(stored: dict[str, Any]) ->
     assert turns["mde"] == pytest.approx(size * np.std(d, ddof=1), rel=1e-5)
 
 
+@pytest.mark.xdist_group("stored_report")
 def test_plan_solves_the_power_equation_on_the_pilot(stored: dict[str, Any]) -> None:
     out = _run("plan", str(stored["folder"]), "--delta", "0.1", "--metric", "seat4_win", "--json")
     assert out.exit_code == 0, out.output
@@ -93,6 +96,7 @@ def test_plan_solves_the_power_equation_on_the_pilot(stored: dict[str, Any]) -> 
     assert f"{plan['seeds_needed']} seeds" in text.stdout
 
 
+@pytest.mark.xdist_group("stored_report")
 def test_report_refuses_a_folder_of_one_rule_set(stored: dict[str, Any]) -> None:
     out = _run("report", str(stored["folder"] / "base"))
     assert out.exit_code != 0 and "one rule set" in out.output

@@ -1,6 +1,7 @@
 """A web seat is shown only what its player may know (issue 29): with a progress card
 planted in one seat's hand, no reply to any other seat, to any request it can make,
-names that card or holds the game's seed; a game in progress is saved by the host only;
+names that card or holds the game's seed; a seat's save of a game in progress is sealed
+(the full save is the host's), and only its table opens it again;
 a new game or a load is the host's call or every seat's; seeds are drawn from
 ``secrets``; an uploaded save must reach the state it says it reached."""
 
@@ -8,15 +9,19 @@ from __future__ import annotations
 
 import json
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from ckdsl.bots import parse_spec
+from ckdsl.cli import cli
 from ckdsl.l10n.catalog import all_languages, load_catalog
 from ckdsl.session import GameSetup, load_rules
 from ckdsl.table.web.room import Room
 from ckdsl.table.web.server import make_app
+from ckdsl.turn.notation import format_option
 
 PLAYERS = "human,human,human,random"
 SEED = 6_150_813_327_494_071_937  # looked for in every reply: no seat may learn it
@@ -69,19 +74,66 @@ def test_no_seat_learns_another_seats_card_or_the_seed(planted: int) -> None:
         for reply in replies:
             for secret in hidden:
                 assert secret.lower() not in reply.text.lower(), (reply.request.url, secret)
-        assert replies[len(all_languages()) + 1].status_code == 403  # no save in progress
+        saved = replies[len(all_languages()) + 1].json()  # sealed: no seed, no answer
+        assert saved["format"] == "ckdsl-seat-save" and "answers" not in saved
     if planted in room.tokens.values():  # one person did not ask: nothing was replaced
         assert room.game.state.digest() == digest
 
 
-def test_the_host_saves_at_any_time_a_seat_once_the_game_is_over() -> None:
+def test_the_host_saves_at_any_time_a_seat_sealed_until_the_game_is_over() -> None:
     room, client = table()
     saved = client.get("/api/save", params={"host": room.host})
     assert saved.status_code == 200 and json.loads(saved.text)["setup"]["seed"] == SEED
-    assert client.get("/api/save", params={"seat": token(room, 0)}).status_code == 403
+    sealed = client.get("/api/save", params={"seat": token(room, 0)})
+    assert sealed.status_code == 200 and "seed" not in sealed.json()["setup"]
+    assert sealed.json()["seat"] == "red"
     assert client.get("/api/save", params={"host": "guess"}).status_code == 403
+    assert client.get("/api/save").status_code == 403  # a spectator saves nothing
     room.game.state.over = True  # at the end, nothing is left to hide
-    assert client.get("/api/save", params={"seat": token(room, 0)}).status_code == 200
+    full = client.get("/api/save", params={"seat": token(room, 0)})
+    assert full.status_code == 200 and full.json()["setup"]["seed"] == SEED
+
+
+def _played(room: Room, client: TestClient, answers: int) -> None:
+    """The humans give their first legal answer ``answers`` times (the bot plays on)."""
+    for _ in range(answers):
+        seat = room.game.pending.player
+        option = room.game.pending.options[0]
+        said = format_option(room.game, option)
+        assert client.post(
+            "/api/answer", json={"seat": token(room, seat), "answer": said}
+        ).is_success
+
+
+def test_a_seats_sealed_save_loads_again_at_its_table_only() -> None:
+    room, client = table()
+    _played(room, client, 6)
+    sealed = client.get("/api/save", params={"seat": token(room, 1)}).text
+    digest, history = room.game.state.digest(), list(room.game.history)
+    _played(room, client, 4)
+    assert room.game.state.digest() != digest
+    for seat in (0, 1, 2):  # every seat asks, each with the same seat's save
+        reply = client.post("/api/load", json={"seat": token(room, seat), "save": sealed})
+    assert reply.status_code == 200 and room.game.state.digest() == digest
+    assert room.game.history == history and room.setup.seed == SEED
+    # Edited, or sealed by another table (another key): refused, naming why; nothing changed.
+    edited = json.loads(sealed)
+    edited["sealed"] = edited["sealed"][:-8] + "AAAAAAAA"
+    other, other_client = table()
+    elsewhere = other_client.get("/api/save", params={"seat": token(other, 0)}).text
+    for upload in (json.dumps(edited), elsewhere):
+        reply = client.post("/api/load", json={"host": room.host, "save": upload})
+        assert reply.status_code == 422 and "only the table that made it" in reply.json()["error"]
+    assert room.game.state.digest() == digest
+
+
+def test_replay_of_a_seats_save_says_what_it_is(tmp_path: Path) -> None:
+    room, client = table()
+    path = tmp_path / "seat.json"
+    path.write_text(client.get("/api/save", params={"seat": token(room, 0)}).text)
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1, result.output
+    assert "a seat's save from the web table, sealed" in result.output
 
 
 def test_a_new_game_needs_the_host_or_every_seat_and_its_seed_is_drawn() -> None:

@@ -39,6 +39,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.xdist_group("wheel")  # one worker builds the wheel for all three
 def test_wheel_contains_the_data(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for expected in (
@@ -50,10 +51,13 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ckdsl/cli.py",
         "ckdsl/table/web/static/index.html",  # the web table's page
         "ckdsl/table/web/static/table.js",
+        "ckdsl/table/web/static/vendor/panzoom.min.js",  # and its licence beside it
+        "ckdsl/table/web/static/vendor/panzoom-LICENSE.txt",
     ):
         assert expected in names
 
 
+@pytest.mark.xdist_group("wheel")
 def test_installed_wheel_validates_from_another_directory(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
@@ -89,10 +93,14 @@ def test_installed_wheel_validates_from_another_directory(wheel: Path, tmp_path:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("wheel")
 def test_wheel_in_a_fresh_virtual_environment(wheel: Path, tmp_path: Path) -> None:
-    """The real thing: a new venv, pip installs the wheel and its dependencies."""
+    """A new venv, pip installs the wheel, and the installed ckdsl (not the checkout's)
+    works from another folder. The venv sees this environment's packages, so pip checks
+    the wheel's dependencies against them instead of downloading them all again (a clean
+    install from the index, dependencies included, is what CI's `.ci/run` does)."""
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
+    venv.create(env_dir, with_pip=True, system_site_packages=True)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
     install = subprocess.run(
         [str(bindir / "python"), "-m", "pip", "install", "-q", str(wheel)],
@@ -103,6 +111,11 @@ def test_wheel_in_a_fresh_virtual_environment(wheel: Path, tmp_path: Path) -> No
     assert install.returncode == 0, install.stderr
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    where = subprocess.run(
+        [str(bindir / "python"), "-c", "import ckdsl; print(ckdsl.__file__)"],
+        cwd=elsewhere, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert Path(where.stdout.strip()).is_relative_to(env_dir), where.stdout
     done = subprocess.run(
         [str(bindir / "ckdsl"), "validate"],
         cwd=elsewhere, capture_output=True, text=True, check=False,

@@ -76,10 +76,14 @@ def load_model(path: str = BUNDLED) -> Model:
     import yaml
 
     file = rules_dir() / "bots" / "learned.yaml" if path == BUNDLED else Path(path)
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BotError(f"{file}: cannot read the model ({exc.strerror})") from None
+    from ckdsl.userfiles import UnsafeFile, read_user_bytes
+
+    try:  # a regular file only: a FIFO or a device would never end
+        data = yaml.safe_load(read_user_bytes(file).decode("utf-8"))
+    except UnsafeFile as exc:
+        raise BotError(f"{file}: cannot read the model ({exc.message})") from None
+    except UnicodeDecodeError as exc:
+        raise BotError(f"{file}: cannot read the model (not UTF-8: {exc.reason})") from None
     except yaml.YAMLError as exc:
         raise BotError(f"{file}: not YAML ({exc})") from None
     try:

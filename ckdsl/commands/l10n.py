@@ -15,6 +15,7 @@ from ckdsl.commands.common import (
     NamedPath,
     echo_json,
     echo_lines,
+    fail,
     json_option,
     print_diagnostics,
     rules_option,
@@ -80,8 +81,10 @@ def l10n_init(language: str, locales: Path | None) -> None:
     """
     import re
 
+    from ckdsl.diagnostics import Diagnostic
     from ckdsl.l10n.catalog import locale_path
     from ckdsl.l10n.init import template
+    from ckdsl.userfiles import UnsafeFile
 
     if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", language):
         raise click.BadParameter(
@@ -99,7 +102,13 @@ def l10n_init(language: str, locales: Path | None) -> None:
             "with English (init starts a new language, and would wipe it)",
             param_hint="LANGUAGE",
         )
-    click.echo(template(language, locale_path(REFERENCE, folder)), nl=False)
+    english = locale_path(REFERENCE, folder)
+    try:
+        click.echo(template(language, english), nl=False)
+    except UnsafeFile as exc:
+        fail([Diagnostic(str(english), 0, 0, exc.message)])
+    except UnicodeDecodeError as exc:
+        fail([Diagnostic(str(english), 0, 0, f"not UTF-8 text ({exc.reason}, byte {exc.start})")])
 
 
 @l10n.command("check")

@@ -53,8 +53,9 @@ def serve(
 
     Bots answer on the server. With --host other than 127.0.0.1, anyone on your network
     who has a seat's link can play that seat: the links are the only key. The host's link
-    (the first seat's, with the host key) starts, loads and saves a game at once; a seat
-    saves a game once it is over, and a new game or a load needs every seat to ask."""
+    (the first seat's, with the host key) starts, loads and saves a game at once; a seat's
+    save of a game in progress is sealed (this table alone opens it), and a new game or a
+    load needs every seat to ask."""
     import uvicorn
 
     from ckdsl.bots import split_players

@@ -396,7 +396,7 @@ def check_rules(
 
         out += endless_hooks(data, positions)
     parsed.save()  # the texts parsed for the first time, for the next check
-    if not out:  # with an effect in error, what it would have read is unknown
+    if all(d.severity != "error" for d in out):  # (an effect in error: its reads unknown)
         parameters = data.get("parameters")
         known = load_schema("rules")["properties"]["parameters"]["properties"]
         for key in parameters if isinstance(parameters, dict) else ():

@@ -25,6 +25,7 @@ from ckdsl.jsondata import JsonObject, JsonValue
 from ckdsl.l10n.translit import to_latin_data
 from ckdsl.rules.positions import Positions
 from ckdsl.stamps import Stamp, StampedCache
+from ckdsl.userfiles import UnsafeFile, read_user_bytes
 
 SECTION = "derived"
 """The top-level key of a locale file that derives its language from another's."""
@@ -64,12 +65,12 @@ def declares(path: Path) -> bool:
             # Most files have no line that starts with `derived`: said from their bytes
             # (the same in UTF-8; a line may end in \n or \r, as read_text reads them)
             # without decoding and searching every language's file at each start.
-            data = path.read_bytes()
+            data = read_user_bytes(path)  # a FIFO or a device: refused, never waited on
             if not (data.startswith(b"derived") or b"\nderived" in data or b"\rderived" in data):
                 return False, (stamp,)
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return False, (stamp,)
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        except (UnsafeFile, UnicodeDecodeError):
+            return False, (stamp,)  # (the reading of the catalog says what is wrong)
         return _DECLARES.search(text) is not None, (stamp,)
 
     return _DECLARED.get(str(path.resolve()), read)

@@ -17,6 +17,7 @@ from ckdsl.l10n import plural
 from ckdsl.l10n.catalog import REFERENCE, locale_path
 from ckdsl.l10n.glossary import SECTION as GLOSSARY
 from ckdsl.l10n.sources import HEADER, SECTION
+from ckdsl.userfiles import read_user_bytes
 
 # `  key: value` (a value that is not a block scalar or a flow mapping)
 _ENTRY = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z0-9_]+):\s+(?P<value>.+?)\s*$")
@@ -26,9 +27,11 @@ _TEXT_SECTIONS = ("names", "cards", "messages", "counted")
 
 
 def template(language: str, english: Path | None = None) -> str:
-    """The locale file of ``language`` to start translating from."""
+    """The locale file of ``language`` to start translating from; UnsafeFile if the
+    English file is not a regular file (a FIFO: refused, never waited on),
+    UnicodeDecodeError if it is not UTF-8."""
     source = english or locale_path(REFERENCE)
-    lines = source.read_text(encoding="utf-8").splitlines()
+    lines = read_user_bytes(source).decode("utf-8").splitlines()
     forms = plural.categories(language)
     modeline = lines[:1] if lines and lines[0].startswith("# yaml-language-server") else []
     lines = lines[len(modeline) :]

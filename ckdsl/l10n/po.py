@@ -287,16 +287,14 @@ def _files(language: str, folder: Path | None) -> tuple[LocaleFile, LocaleFile, 
         )
     path = locale_path(language, folder)
     if not path.is_file():
-        raise CkdslError(
-            [
-                Diagnostic(
-                    str(path),
-                    0,
-                    0,
-                    f"no locale file for '{language}'; start one with `ckdsl l10n init {language}`",
-                )
-            ]
-        )
+        from ckdsl.userfiles import NO_SUCH_FILE, UnsafeFile, check_regular
+
+        message = f"no locale file for '{language}'; start one with `ckdsl l10n init {language}`"
+        try:
+            check_regular(path)
+        except UnsafeFile as exc:  # something else than a file stands there: say what
+            message = message if exc.message == NO_SUCH_FILE else exc.message
+        raise CkdslError([Diagnostic(str(path), 0, 0, message)])
     english_path = locale_path(REFERENCE, folder)
     english_text = read_yaml_text(english_path)
     locale = parse_locale(read_yaml_text(path), str(path))

@@ -25,14 +25,18 @@ of a ``city_wall`` before the first ``attack`` event.
 
 from __future__ import annotations
 
+import errno
 import gzip
+import io
 import json
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ckdsl import arguments
 from ckdsl.files import write_whole
-from ckdsl.sim.games import Key
+from ckdsl.sim.games import Key, checked_key
+from ckdsl.userfiles import NO_SUCH_FILE, UnsafeFile, read_user_bytes
 
 FOLDER = "_events"
 _NAME = re.compile(r"game-(\d{6,})-(\d+)-(\d+)\.jsonl\.gz")
@@ -46,9 +50,11 @@ def encode(events: Sequence[object]) -> bytes:
 
 
 def log_path(out: Path | str, key: Key) -> Path:
-    """Where the log of game ``key`` of the results folder ``out`` is kept."""
-    index, lineup, rotation = key
-    return Path(out) / FOLDER / f"game-{index:06d}-{lineup}-{rotation}.jsonl.gz"
+    """Where the log of game ``key`` of the results folder ``out`` is kept; a TypeError
+    naming the argument for a wrong type."""
+    index, lineup, rotation = checked_key(key)
+    folder = arguments.file_path(out, "out")
+    return folder / FOLDER / f"game-{index:06d}-{lineup}-{rotation}.jsonl.gz"
 
 
 def write(out: Path, key: Key, data: bytes) -> None:
@@ -58,17 +64,37 @@ def write(out: Path, key: Key, data: bytes) -> None:
     write_whole(path, data)
 
 
+MAX_LOG_BYTES = 256 * 1024 * 1024
+"""The most a log is read to, unpacked (a game's event budget keeps one far below)."""
+
+
 def read_events(out: Path | str, key: Key) -> list[dict[str, object]]:
     """The events of game ``key`` (seed_index, lineup, rotation) of the results folder
     ``out``, in the order they happened. FileNotFoundError if the run kept no log of it
-    (it was run without ``--keep-events``)."""
-    with gzip.open(log_path(out, key), "rt", encoding="utf-8") as file:
-        return [json.loads(line) for line in file]
+    (it was run without ``--keep-events``); ValueError naming the file if what stands
+    there is no log (a FIFO or a device, refused unread; not gzip; not JSON lines)."""
+    path = log_path(out, key)
+    try:
+        packed = read_user_bytes(path)
+    except UnsafeFile as exc:
+        if exc.message == NO_SUCH_FILE:
+            message = "no event log (was the run made with --keep-events?)"
+            raise FileNotFoundError(errno.ENOENT, message, str(path)) from None
+        raise ValueError(f"{path}: cannot read this event log ({exc.message})") from None
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(packed)) as file:
+            text = file.read(MAX_LOG_BYTES + 1)
+        if len(text) > MAX_LOG_BYTES:
+            raise ValueError(f"unpacked, it is over {MAX_LOG_BYTES:,} bytes")
+        return [json.loads(line) for line in text.decode("utf-8").splitlines()]
+    except (OSError, EOFError, ValueError, RecursionError) as exc:
+        message = f"{path}: not an event log ckdsl wrote ({exc}); delete it to write it again"
+        raise ValueError(message) from None
 
 
 def logged_keys(out: Path | str) -> list[Key]:
     """The keys of the games whose logs the folder holds, in key order."""
-    folder = Path(out) / FOLDER
+    folder = arguments.file_path(out, "out") / FOLDER
     found = []
     for path in folder.iterdir() if folder.is_dir() else ():
         match = _NAME.fullmatch(path.name)

@@ -69,6 +69,14 @@ def canonical_spec(text: str) -> str:
     return parse_spec(text).full()
 
 
+def _pairs(metrics: object) -> tuple[tuple[str, str], ...]:
+    """``metrics`` as a tuple of (name, formula) pairs, checked by ``Experiment``; a str
+    is refused (it would be read letter by letter)."""
+    if isinstance(metrics, str) or not isinstance(metrics, (tuple, list)):
+        raise TypeError(f"metrics takes (name, formula) pairs, not {metrics!r:.40}")
+    return tuple(metrics)
+
+
 def parse_lineup(players: str | Sequence[str]) -> tuple[str, ...]:
     """A line-up from ``"heuristic,mcts:iterations=200,random"`` or a list of specs, each
     spelled out in full; BotError naming what is wrong."""
@@ -76,7 +84,10 @@ def parse_lineup(players: str | Sequence[str]) -> tuple[str, ...]:
 
     if isinstance(players, str):
         return tuple(spec.full() for spec in parse_players(players))
-    return tuple(canonical_spec(text) for text in players)
+    hint = "a line-up ('heuristic,random,random') or a list of bot specs"
+    if not isinstance(players, (list, tuple)):
+        raise TypeError(f"players takes {hint}, not {players!r:.40}")
+    return tuple(canonical_spec(arguments.text(text, f"players ({hint})")) for text in players)
 
 
 @dataclass(frozen=True)
@@ -106,6 +117,7 @@ class Experiment:
     """Keep each game's event log in the results folder (``event_logs``)."""
 
     def __post_init__(self) -> None:
+        self._check_types()
         lineups = self.lineups or (parse_lineup(DEFAULT_PLAYERS),)
         lineups = tuple(tuple(canonical_spec(s) for s in lineup) for lineup in lineups)
         sizes = {len(lineup) for lineup in lineups}
@@ -120,6 +132,30 @@ class Experiment:
             raise ValueError(f"games must be a positive number of seeds, not {self.games!r}")
         object.__setattr__(self, "lineups", lineups)
         object.__setattr__(self, "players", players)
+
+    def _check_types(self) -> None:
+        """Each field of its type (a notebook's slip is a TypeError naming the field, not
+        an error deep inside a game); a Path for rules or map is kept as its str."""
+        object.__setattr__(self, "rules", arguments.file_name(self.rules, "rules"))
+        object.__setattr__(self, "map", arguments.file_name(self.map, "map"))
+        lineups: object = self.lineups
+        if isinstance(lineups, str) or not isinstance(lineups, (tuple, list)):
+            raise TypeError(
+                f"lineups takes a list of line-ups (each a list of bot specs), not {lineups!r:.40}"
+            )
+        for lineup in lineups:
+            arguments.texts(lineup, "each line-up")
+        arguments.whole(self.seed, "seed")
+        arguments.flag(self.rotate, "rotate")
+        arguments.flag(self.keep_events, "keep_events")
+        arguments.optional_text(self.layout, "layout")
+        arguments.optional_text(self.label, "label")
+        if self.players is not None:
+            arguments.whole(self.players, "players")
+        for pair in _pairs(self.metrics):
+            if len(arguments.texts(pair, "each metric (name, formula)")) != 2:
+                raise TypeError(f"each metric is a (name, formula) pair, not {pair!r:.60}")
+        object.__setattr__(self, "metrics", tuple(tuple(pair) for pair in self.metrics))
 
     @classmethod
     def single(
@@ -147,7 +183,7 @@ class Experiment:
             map=arguments.file_name(map, "map"),
             layout=layout,
             label=label,
-            metrics=tuple(metrics),
+            metrics=_pairs(metrics),
             keep_events=keep_events,
         )
 

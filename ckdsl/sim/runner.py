@@ -28,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from ckdsl import arguments
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.sim.experiment import (
     DEFAULT_PLAYERS,
@@ -126,9 +127,12 @@ def run(
     from ckdsl.sim.executors import InProcess, make_executor
     from ckdsl.sim.store import Store
 
+    arguments.instance(experiment, Experiment, "experiment", "Experiment.single(...)")
+    folder = arguments.file_path(out, "out")  # (a str or a Path)
+    if jobs is not None and arguments.whole(jobs, "jobs") < 1:
+        raise ValueError(f"jobs takes a number of workers (1 or more), not {jobs}")
     began = time.perf_counter()
     spec = spec or prepare(experiment)
-    folder = Path(out)
     with Store.open(
         folder, spec.describe(), spec.identity(), games=experiment.games, kind=kind, command=command
     ) as store:

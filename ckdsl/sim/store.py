@@ -55,13 +55,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from ckdsl import native
+from ckdsl import arguments, native
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.files import sync_folder, write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.sim import provenance
-from ckdsl.sim.games import EVENTS, Key, game_seed, seat_positions
+from ckdsl.sim.games import EVENTS, Key, checked_key, game_seed, seat_positions
 from ckdsl.sim.metrics import arrow_type
+from ckdsl.userfiles import UnsafeFile, check_regular, read_user_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -83,6 +84,7 @@ _JOURNAL = re.compile(r"\.compact-(\d{6,})\.json")
 _RETIRED = ".retired"
 """The suffix of a chunk a compaction has hidden (``.chunk-N.parquet.retired``)."""
 MANIFEST_BYTES = 64 * 1024 * 1024
+CHUNK_BYTES = 2**40  # a chunk is checked for its kind (a regular file), hardly its size
 """The most a manifest may hold (the rule texts of a big variant chain are well under)."""
 
 BASE_COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -454,15 +456,11 @@ class Store:
                     path.unlink()
 
     def _read_keys(self) -> None:
-        import pyarrow.parquet as pq
 
         experiment = obj(self.manifest.get("experiment", {}))
         for path in chunk_files(self.path):
             self._next = max(self._next, _number(path) + 1)
-            try:
-                table = pq.read_table(path, columns=list(CHECKED_COLUMNS))
-            except Exception as exc:
-                raise _broken(path, exc) from None
+            table = read_chunk(path, columns=list(CHECKED_COLUMNS))
             check_chunk(path, table, experiment)
             self.keys.update(_keys(table))
 
@@ -558,6 +556,7 @@ class Store:
         for path in chunk_files(self.path):
             if _number(path) < since:
                 continue
+            _regular_chunk(path)
             try:
                 count = pq.ParquetFile(path).metadata.num_rows
             except Exception as exc:
@@ -574,7 +573,7 @@ class Store:
         for paths in (g for g in groups if len(g) > 1):
             tables, seen = [], set()
             for path in paths:
-                table = pq.read_table(path)
+                table = read_chunk(path)
                 mask = [key not in seen for key in _keys(table)]
                 seen.update(_keys(table))
                 tables.append(table if all(mask) else table.filter(pa.array(mask)))
@@ -629,9 +628,9 @@ def recover(folder: Path) -> None:
         match = _JOURNAL.fullmatch(journal.name)
         if match is None:
             continue
-        try:
-            names = json.loads(journal.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # (never a FIFO planted there: refused, not waited on)
+            names = json.loads(read_user_bytes(journal, MANIFEST_BYTES))
+        except (UnsafeFile, ValueError):
             names = None  # cut short while written: nothing was renamed yet
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             names = []
@@ -726,6 +725,30 @@ def _foreign(what: str) -> str:
     )
 
 
+def read_chunk(path: Path, columns: list[str] | None = None) -> pa.Table:
+    """The chunk ``path`` as a table (only ``columns`` when given); StoreError naming it
+    if it is not a regular file (a FIFO in its place would block a reader) or not a
+    Parquet file ckdsl can read."""
+    import pyarrow.parquet as pq
+
+    _regular_chunk(path)
+    try:
+        return pq.read_table(path, columns=columns)
+    except Exception as exc:
+        raise _broken(path, exc) from None
+
+
+def _regular_chunk(path: Path) -> None:
+    try:
+        check_regular(path, limit=CHUNK_BYTES)
+    except UnsafeFile as exc:
+        raise _error(
+            path,
+            f"cannot read this chunk ({exc.message}); remove it (and run again to replay its "
+            "games)",
+        ) from None
+
+
 def _broken(path: Path, exc: Exception) -> StoreError:
     return _error(
         path,
@@ -767,10 +790,10 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: i
     (the first stored), sorted by key, as a pyarrow Table."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
     require_pyarrow()
-    folder = Path(out)
+    folder = arguments.file_path(out, "out")  # (a str or a Path: a notebook's)
+    keys = _checked_keys(keys)
     manifest = read_manifest(folder)
     _recover_unlocked(folder)
     other = provenance.source_note(manifest, str(folder))
@@ -781,10 +804,7 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: i
     tables = []
     seen: set[Key] = set()
     for path in chunk_files(folder):
-        try:
-            table = pq.read_table(path)
-        except Exception as exc:
-            raise _broken(path, exc) from None
+        table = read_chunk(path)
         try:
             check_chunk(path, table, experiment)
         except KeyError as exc:
@@ -807,6 +827,14 @@ def read_table(out: Path | str, keys: Iterable[Key] | None = None, *, _caller: i
         raise _error(folder, f"its chunks have different columns: {exc}") from None
     order = pc.sort_indices(table, sort_keys=[(c, "ascending") for c in KEY_COLUMNS])
     return table.take(order)
+
+
+def _checked_keys(keys: object) -> list[Key] | None:
+    if keys is None:
+        return None
+    if isinstance(keys, (str, bytes)) or not isinstance(keys, Iterable):
+        raise TypeError(f"keys takes game keys (such as Experiment.keys()), not {keys!r:.40}")
+    return [checked_key(key, "each of keys") for key in keys]
 
 
 def read_results(out: Path | str, keys: Iterable[Key] | None = None) -> pd.DataFrame:

@@ -37,6 +37,7 @@ from ckdsl.paths import rules_dir
 from ckdsl.sim.experiment import Experiment, parse_lineup
 from ckdsl.sim.games import game_seed
 from ckdsl.sim.stats.proportions import wilson
+from ckdsl.userfiles import UnsafeFile, read_user_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -139,10 +140,12 @@ def tune(
     import yaml
 
     start = base_file(settings)
-    try:
-        data = yaml.safe_load(start.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TuneError(f"{start}: cannot be read ({exc})") from None
+    try:  # a regular file only: a FIFO or a device would never end
+        data = yaml.safe_load(read_user_bytes(start).decode("utf-8"))
+    except UnsafeFile as exc:
+        raise TuneError(f"{start}: cannot be read ({exc.message})") from None
+    except UnicodeDecodeError as exc:
+        raise TuneError(f"{start}: cannot be read (not UTF-8: {exc.reason})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""

@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
+from ckdsl import arguments
 from ckdsl.jsondata import JsonValue, arr, obj
 from ckdsl.sim.compare.differences import Comparison, Difference, PairingRow, _compare_pair, _Design
 from ckdsl.sim.compare.sensitivity import Interaction, interactions, lineup_name
@@ -20,6 +21,7 @@ from ckdsl.sim.compare.specs import (
     REPORT_VERSION,
     CompareError,
     StoreFacts,
+    UserMetric,
     _as_list,
     _context,
     _f,
@@ -220,6 +222,40 @@ EVERY_RATE = "*pp"
 """The key of a margin for each seat's win rate and every headline rate (``--margin 0.03``)."""
 
 
+def _check_arguments(
+    frames: object,
+    base: object,
+    level: object,
+    seed: object,
+    stopping: object,
+    stores: object,
+    progress: object,
+    headline: object,
+    margins: object,
+) -> None:
+    """``compare``'s arguments are of their types: a notebook's slip is a TypeError that
+    names the argument, not an AttributeError from deep inside."""
+    hint = "label -> the games of that rule set, read_results(folder)"
+    for label, games in arguments.mapping(frames, "frames", hint).items():
+        arguments.text(label, "frames' labels")
+        arguments.instance(games, pd.DataFrame, f"frames[{label!r}]", "read_results(folder)")
+    arguments.text(base, "base")
+    arguments.number(level, "level")
+    arguments.whole(seed, "seed")
+    if stopping is not None:
+        arguments.instance(stopping, StoppingRule, "stopping")
+    if stores is not None:
+        arguments.mapping(stores, "stores")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress takes a function of a line of text, not {progress!r:.40}")
+    if headline is not None:
+        arguments.texts(headline, "headline")
+    if margins is not None:
+        for metric, margin in arguments.mapping(margins, "margins", "metric -> margin").items():
+            arguments.text(metric, "margins' metrics")
+            arguments.number(margin, f"margins[{metric!r}]")
+
+
 def compare(
     frames: Mapping[str, pd.DataFrame],
     *,
@@ -233,6 +269,7 @@ def compare(
     headline: Sequence[str] | None = None,
     margins: Mapping[str, float] | None = None,
     power: float = 0.8,
+    user_metrics: Sequence[UserMetric] = (),
 ) -> ComparisonReport:
     """Compare every rule set in ``frames`` with ``frames[base]``.
 
@@ -247,7 +284,11 @@ def compare(
     interest, in the metric's own units (0.03 for 3 points of a rate): a TOST equivalence
     verdict for each; the key :data:`EVERY_RATE`: every headline metric in percentage points and
     every seat's win rate. ``power``: of
-    the minimum detectable effects."""
+    the minimum detectable effects. ``user_metrics``: the columns of the user's own formulas
+    (``--metric``), reported as the other metrics are (in the group "user"). A wrong type of
+    argument is a TypeError naming it."""
+    _check_arguments(frames, base, level, seed, stopping, stores, progress, headline, margins)
+    power = arguments.number(power, "power")
     if base not in frames:
         raise CompareError(f"no results for the base '{base}'")
     if len(frames) < 2:
@@ -258,7 +299,7 @@ def compare(
     for label in labels:
         _require(frames[label], label)
     ordered = {label: _sorted(frames[label]) for label in labels}
-    context = _context(list(ordered.values()))
+    context = _context(list(ordered.values()), user_metrics)
     specs = (
         metric_specs(context)
         if headline is None

@@ -10,6 +10,7 @@ import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ckdsl import arguments
 from ckdsl.files import write_whole
 from ckdsl.sim.compare.analysis import ComparisonReport
 from ckdsl.sim.compare.differences import Comparison, Difference
@@ -434,6 +435,9 @@ def render_html(report: ComparisonReport, *, run: Mapping[str, str | int] | None
     ``run``: facts about this run that are not part of the results (the command line, the
     wall time); shown in a separate section at the end.
     """
+    arguments.instance(report, ComparisonReport, "report", "what compare() returns")
+    if run is not None:
+        arguments.mapping(run, "run", "fact -> text or number")
     variants = ", ".join(c.variant for c in report.comparisons)
     title = f"{variants} against {report.base}"
     body = [f"<h1>Rule-set comparison: {_e(title)}</h1>"]
@@ -501,7 +505,7 @@ def write_html(
     report: ComparisonReport, path: Path | str, *, run: Mapping[str, str | int] | None = None
 ) -> Path:
     """Write :func:`render_html` to ``path`` (through a temporary file, then renamed)."""
-    target = Path(path)
+    target = arguments.file_path(path, "path")
     text = render_html(report, run=run)
     write_whole(target, text.encode("utf-8"))
     return target

@@ -8,16 +8,19 @@ reach the state it says it reached. Every refusal is a ``Refused`` with an HTTP 
 and a message, and changes nothing.
 
 A seat is shown only what its player may know. A save holds the seed and every answer:
-replayed, it shows every hand and the dice to come, so a game in progress is saved only
-by the host (the person who started ``ckdsl serve``, who holds the host token); a seat
-saves a game once it is over. Replacing the game (a new one, or a save loaded) is the
-host's call, or every person's: each seat's request is counted until all of them asked
-for the same thing. Seeds are drawn from ``secrets``, so nobody can tell the next dice.
+replayed, it shows every hand and the dice to come, so the full save of a game in
+progress is the host's (the person who started ``ckdsl serve``, who holds the host
+token); a seat gets it sealed (``seat_save``: no seed, no answer readable, opened again
+by this table only), and the full save once the game is over. Replacing the game (a new
+one, or a save loaded) is the host's call, or every person's: each seat's request is
+counted until all of them asked for the same thing. Seeds are drawn from ``secrets``, so
+nobody can tell the next dice.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import threading
 from collections.abc import Sequence
@@ -44,6 +47,8 @@ from ckdsl.table.status import (
     source_name,
     title_line,
 )
+from ckdsl.table.web.purchases import hand_cards, purchases, track_colours
+from ckdsl.table.web.seat_save import is_seat_save, new_key, seat_save, unsealed
 from ckdsl.turn.game import Game
 from ckdsl.turn.notation import format_option, parse_answer
 
@@ -53,7 +58,8 @@ SPECTATOR = -2  # the seat of the plain address: the log masked as at a hot-seat
 PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
     "new", "save", "load", "offer", "over", "titles", "rules", "confirm_new", "confirm_load",
-    "give", "get", "close", "discard_title", "points_to_win", "dice", "all_moves",
+    "give", "get", "close", "discard_title", "points_to_win", "dice", "all_moves", "build",
+    "pick_spot", "fit",
 )  # fmt: skip
 
 
@@ -86,6 +92,7 @@ class Room:
     bots: list[Bot | None] = field(init=False)
     version: int = 0  # bumped on every change, so a page polls cheaply
     lock: threading.Lock = field(default_factory=threading.Lock)
+    seal: bytes = field(default_factory=new_key, repr=False)  # seals a seat's save
     # What each seat was last shown, by language, and at which version: a page open twice,
     # or asking again, is not drawn again (drawing is most of a request's time).
     shown: dict[tuple[int, str], tuple[int, dict[str, Any]]] = field(default_factory=dict)
@@ -187,6 +194,7 @@ class Room:
                 self.seat_of(token)  # a stranger is refused before anything is read
             if not isinstance(content, str) or len(content) > 2_000_000:
                 raise Refused(400, "a save is uploaded as its text (at most 2 MB)")
+            content = self._opened(content)
             setup = self.setup
 
             def offered(saved: GameSetup) -> bool:
@@ -205,18 +213,29 @@ class Room:
             self._begin(game)
             return {"version": self.version}
 
+    def _opened(self, content: str) -> str:
+        """An uploaded save's text, a seat's save unsealed (refused, 422, if this table
+        did not seal it)."""
+        try:
+            data = json.loads(content)
+        except (ValueError, RecursionError):
+            return content  # not JSON: replay_text says so, where
+        if not is_seat_save(data):
+            return content
+        try:
+            return unsealed(data, self.seal)
+        except ValueError as err:
+            raise Refused(422, str(err)) from None
+
     def save(self, token: object, host: object = None) -> dict[str, Any]:
-        """The game as a save file: the host's at any time, a seat's once the game is
-        over (a save of a game in progress would show every hand and the dice to come)."""
+        """The game as a save file: the host's at any time; a seat's once the game is
+        over, and sealed before (``seat_save``: a full save of a game in progress would
+        show every hand and the dice to come)."""
         with self.lock:
             if not self.is_host(host):
-                self.seat_of(token)
+                seat = self.seat_of(token)
                 if not self.game.state.over:
-                    message = (
-                        "a game in progress is saved by the host only: its save holds the "
-                        "seed, so it shows every hand and the dice to come"
-                    )
-                    raise Refused(403, message)
+                    return seat_save(self.game, self.setup, seat, self.seal)
             return dict(save_data(self.game, self.setup))
 
     # --- what a seat sees ----------------------------------------------------------------
@@ -276,6 +295,7 @@ class Room:
             for p in range(view.players)
         ]
         ruleset = load_rules(self.setup.rules).ruleset
+        colours_of = track_colours(ruleset.data)
         programs = rules.programs
         dice = None
         if state.dice is not None and state.rolled:
@@ -305,14 +325,8 @@ class Room:
                 for i, g in enumerate(rules.goods)
                 if me.hand[i]
             ],
-            "progress": [
-                {
-                    "card": card,
-                    "name": catalog.card_name(card),
-                    "text": catalog.card_text(card),
-                }
-                for card in ([] if me is None else me.progress)
-            ],
+            "progress": hand_cards(game, catalog, me.progress if me else [], colours_of, mine),
+            "purchases": purchases(game, catalog, None if watching else seat, colours_of),
             "board": position_svg(game, catalog, highlight=mine, seat=None if watching else seat),
             "dice": dice,
             "barbarians": {

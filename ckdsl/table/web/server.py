@@ -11,8 +11,8 @@
 Every reply is JSON; a refusal is ``{"error": "..."}`` with a 4xx status and changes
 nothing. No request names a file: saves travel as content, and the rules and the map are
 the ones the server was started with. A new game or a load asked by a seat, not the host,
-waits for every seat (``{"waiting": [colours]}``, 202); a seat saves a game once it is
-over (``room.Room``).
+waits for every seat (``{"waiting": [colours]}``, 202); a seat's save of a game in
+progress is sealed (``seat_save``), the full save comes once it is over (``room.Room``).
 
 Bodies are counted as they arrive and refused past ``MAX_BODY`` (a chunked body names no
 length); text that is not Unicode (a lone surrogate) is refused. Whatever takes the room's
