@@ -186,9 +186,10 @@ def _mcts_sentences(out: dict[str, str], runs: Path) -> list[str]:
         f"paired on the seeds (each seed's four games averaged, paired t), is "
         f"{difference(w16, w300)}. With 50 iterations: {rate(w50)} (300 − 50: "
         f"{difference(w50, w300)}).",
-        f"A game of the 300-iteration run took {seconds.mean():.0f} s on average "
-        f"({seconds.min():.0f} to {seconds.max():.0f} s, as the rows record it, with the "
-        "machine shared as said below).",
+        f"A game of the 300-iteration run took {seconds.mean():.0f} s of wall time on average "
+        f"({seconds.min():.0f} to {seconds.max():.0f} s, as the rows record it), on a machine "
+        "shared with other work while it ran: no measure of the engine's speed "
+        "([engine.md](engine.md#speed)).",
     ]
 
 
