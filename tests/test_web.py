@@ -32,6 +32,9 @@ def test_the_page_and_a_seats_state() -> None:
     assert state["pending"]["yours"] and state["pending"]["kind"] == "setup_settlement"
     assert state["players"][0]["name"] == "Czerwony" and state["board"].startswith("<svg")
     assert 'class="option"' in state["board"]
+    french = client.get("/api/state", params={"seat": token(room), "lang": "fr"}).json()
+    assert french["words"]["label"] == "{label} : {value}"  # the page writes "titres : …"
+    assert french["titles"].startswith("Route la plus longue : ")
     unchanged = client.get(
         "/api/state", params={"seat": token(room), "since": state["version"]}
     ).json()
