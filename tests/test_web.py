@@ -28,6 +28,8 @@ def token(room: Room, seat: int = 0) -> str:
 def test_the_page_and_a_seats_state() -> None:
     room, client = table()
     assert "ckdsl table" in client.get("/").text
+    assert '<html lang="pl">' in client.get("/", params={"lang": "pl"}).text
+    assert '<html lang="en">' in client.get("/", params={"lang": "<x>"}).text
     state = client.get("/api/state", params={"seat": token(room), "lang": "pl"}).json()
     assert state["pending"]["yours"] and state["pending"]["kind"] == "setup_settlement"
     assert state["players"][0]["name"] == "Czerwony" and state["board"].startswith("<svg")
