@@ -29,10 +29,11 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ckdsl.l10n.catalog import all_languages
 from ckdsl.table.web.room import Refused, Room
 
 STATIC = Path(__file__).parent / "static"
@@ -75,7 +76,13 @@ def make_app(room: Room) -> Starlette:
         return data
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        # The page in the language its address asks for from the first byte (<html lang>:
+        # screen readers and hyphenation), before its first poll fills in the words.
+        lang = request.query_params.get("lang", "en")
+        if lang == "en" or lang not in all_languages():
+            return FileResponse(STATIC / "index.html")
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
     async def state(request: Request) -> Response:
         query = request.query_params

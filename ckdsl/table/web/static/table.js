@@ -13,6 +13,10 @@ let logSeen = null;  // the log lines already shown, to toast only the new ones
 const $ = (id) => document.getElementById(id);
 function text(el, value) { el.textContent = value; return el; }
 function make(tag, value) { return text(document.createElement(tag), value ?? ""); }
+// "name: value" as the table's language writes it (messages.table_label: French "name : value")
+function label(name, value) {
+  return (words.label || "{label}: {value}").replace(/\{(label|value)\}/g, (_, k) => (k === "label" ? name : value));
+}
 
 async function call(path, payload) {
   const reply = await fetch(path, {
@@ -95,10 +99,10 @@ function drawPurchases(s) {
     b.classList.toggle("chosen", buyKey(p) === chosen);
     const colour = p.kind === "improve" ? p.colour : me?.screen;
     const icon = picture(`i-${p.kind}`, colour, p.kind === "improve" ? String(p.level) : "");
-    const name = make("span", p.kind === "improve" ? `${p.name}: ${p.level_name}` : p.name);
+    const name = make("span", p.kind === "improve" ? label(p.name, p.level_name) : p.name);
     name.className = "buy-name";
     b.append(icon, name, costRow(p.cost));
-    b.title = `${name.textContent}: ${p.cost.map((c) => `${c.count} × ${c.name}`).join(", ")}`;
+    b.title = label(name.textContent, p.cost.map((c) => `${c.count} × ${c.name}`).join(", "));
     b.addEventListener("click", () => choose(p));
     box.append(b);
   }
@@ -250,12 +254,12 @@ function show(s) {
   if (s.dice) dice.append(make("span", `${w.dice}: `), die("white", s.dice.white), die("red", s.dice.red), die("event", s.dice.event));
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
-  text($("titles"), `${w.titles}: ${s.titles}`);
+  text($("titles"), label(w.titles, s.titles));
   text($("counters"), s.counters);
   const r = s.rules;
   $("rules-text").replaceChildren(
     make("div", `${r.name}${r.description ? ": " + r.description : ""}`),
-    make("div", `${w.points_to_win}: ${r.points_to_win}`),
+    make("div", label(w.points_to_win, r.points_to_win)),
     ...r.differences.map((d) => make("div", d)));
   const hand = s.hand.map((h) => h.said).join(", ");
   text($("hand"), hand || "–");
@@ -290,7 +294,7 @@ function show(s) {
   const final = $("final");
   final.hidden = !s.over;
   if (s.over) {
-    const lines = Object.entries(s.scores).map(([c, n]) => `${s.players.find((p) => p.colour === c).name}: ${n}`);
+    const lines = Object.entries(s.scores).map(([c, n]) => label(s.players.find((p) => p.colour === c).name, n));
     final.replaceChildren(make("strong", s.final_title), ...lines.map((l) => make("div", l)));
     final.dataset.scores = JSON.stringify(s.scores);
   }
