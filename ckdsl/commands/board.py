@@ -16,6 +16,7 @@ from ckdsl.commands.common import (
     NAME,
     NamedPath,
     bot_specs,
+    fail,
     json_option,
     refuse_game_files,
     rules_option,
@@ -283,6 +284,7 @@ def show_steps(
 ) -> None:
     """Print each turn's log and the status after it, rewrite the board file, then pause
     (or, with ``wait``, wait for Enter); the final scores at the end."""
+    from ckdsl.diagnostics import Diagnostic
     from ckdsl.reports.game import score_lines
     from ckdsl.table.watch import write_board
 
@@ -291,7 +293,11 @@ def show_steps(
         click.echo(f"── {title} " + "─" * 40)
         click.echo("\n".join([*step.lines, *step.status]))
         if svg_path is not None:
-            write_board(game, catalog, svg_path, title)
+            try:
+                write_board(game, catalog, svg_path, title)
+            except OSError as exc:  # (a missing folder, a folder in its place, a full disk)
+                message = f"cannot write the board: {exc.strerror or exc}"
+                fail([Diagnostic(str(svg_path), 0, 0, message)])
         if wait:
             click.prompt("", default="", show_default=False, prompt_suffix="⏎ ")
         elif pause:
