@@ -1,0 +1,46 @@
+"""Exit codes of commands given what a hostile or careless user gives (issue 29): a usage
+error is 2, a finding 1, never 3 (an internal error) or a traceback, and the message names
+the file or the option."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from ckdsl.cli import cli
+
+R4 = "random,random,random,random"
+
+
+def invoke(*args: str) -> Result:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    return result
+
+
+@pytest.mark.parametrize("where", ["missing/board.svg", "a-folder"])
+def test_watch_to_a_board_file_that_cannot_be_written(tmp_path: Path, where: str) -> None:
+    (tmp_path / "a-folder").mkdir()
+    svg = tmp_path / where
+    result = invoke("watch", "--players", R4, "--delay", "0", "--svg", str(svg))
+    assert result.exit_code == 1 and f"{svg}: cannot write the board" in result.output
+
+
+@pytest.mark.parametrize("scheduler", ["nope", "tcp://nohost", "a b:1"])
+def test_a_scheduler_that_is_no_address_is_a_usage_error(scheduler: str) -> None:
+    result = invoke("simulate", "--players", R4, "--games", "1", "--scheduler", scheduler)
+    assert result.exit_code == 2 and "is not a Dask scheduler" in result.output
+
+
+def test_l10n_with_a_locales_folder_that_does_not_exist(tmp_path: Path) -> None:
+    result = invoke("l10n", "check", "--locales", str(tmp_path / "nope"))
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_a_folder_without_scenarios_is_a_finding_not_a_pass(tmp_path: Path) -> None:
+    (tmp_path / "variant.yaml").write_text("extends: base\n")  # a variant, no scenario
+    result = invoke("scenario", str(tmp_path))
+    assert result.exit_code == 1 and "no scenario files (*.yaml) here" in result.output
