@@ -44,3 +44,11 @@ def test_a_folder_without_scenarios_is_a_finding_not_a_pass(tmp_path: Path) -> N
     (tmp_path / "variant.yaml").write_text("extends: base\n")  # a variant, no scenario
     result = invoke("scenario", str(tmp_path))
     assert result.exit_code == 1 and "no scenario files (*.yaml) here" in result.output
+
+
+def test_sweep_into_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    out = tmp_path / "results.yaml"
+    out.write_text("a file\n")
+    result = invoke("sweep", "--set", "points_to_win=10..11", "--games", "2", "--out", str(out))
+    assert result.exit_code == 2 and "is a file" in result.output
+    assert out.read_text() == "a file\n"
