@@ -39,6 +39,7 @@ EventKind = Literal[
     "trade",
     "trade_cancelled",
     "longest_road",
+    "title",
     "end_turn",
     "win",
     "unfinished",
@@ -107,6 +108,7 @@ FieldType = Literal[
     "text",
     "action",
     "hook",
+    "title",
     "stop",
 ]
 """What a field holds: the renderer, the scenario matcher and the checks act on this."""
@@ -136,6 +138,7 @@ FIELD_TYPES: Mapping[FieldType, str] = MappingProxyType(
         "text": "free text",
         "action": "an action id of the rule set (`actions:`)",
         "hook": "a hook of the rule set (`hooks:`)",
+        "title": "a title of the rule set (`titles:`)",
         "stop": "why an effect stopped, for the reader's language: a message key of the "
         'locales and what it names (`{"key": "stop_no_edge", "value": 99, "last": 71}`)',
     }
@@ -337,6 +340,16 @@ _SPECS = (
         FieldSpec("length", "number", "the longest road's length"),
         messages=(Message("log_longest_road_lost", ("player", NOBODY)),
                   Message("log_longest_road")),
+    ),
+    _event(
+        "title", _G,
+        "A title the rule set declares in data (`titles:` with a `score`) changes hands, or "
+        "is lost by everyone.",
+        _player("the new holder; -1 when nobody holds it any more", nobody=True),
+        FieldSpec("title", "title", "the title"),
+        FieldSpec("previous", "player", "the previous holder (-1: nobody, or several)",
+                  nobody=True),
+        messages=(Message("log_title_lost", ("player", NOBODY)), Message("log_title")),
     ),
     _event("end_turn", _G, "A player ends the turn.", "whose turn it was", quiet=True),
     _event(

@@ -166,6 +166,7 @@ def known_ids(
         "face": set(faces),
         "action": set(data.get("actions") or {}),
         "hook": set(data.get("hooks") or {}),
+        "title": set(data.get("titles") or {}),
         "intersection": range(len(topology.inter_tiles)),
         "edge": range(len(topology.edge_ends)),
         "tile": range(len(topology.hexes)),
@@ -225,6 +226,7 @@ SAMPLES: dict[FieldType, object] = {
     "text": "no free place",
     "action": "hire",
     "hook": "seven",
+    "title": "longest_road",
     "stop": {"key": "stop_no_edge", "value": 99, "last": 71},
 }
 

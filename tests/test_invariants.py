@@ -18,6 +18,7 @@ import pytest
 
 from ckdsl.bots import RandomBot
 from ckdsl.core.invariants import broken_invariants
+from ckdsl.core.pieces import defenders_left
 from ckdsl.core.state import CITY, EMPTY, NOBODY, SETTLEMENT
 from ckdsl.session import GameSetup, start
 from ckdsl.turn.game import Game
@@ -259,7 +260,7 @@ def hand_holds_too_many_cards_off_turn(game: Game) -> list[str]:
 def too_many_defenders(game: Game) -> list[str]:
     s = game.state
     p = next(p for p, me in enumerate(s.players) if me.defender)
-    extra = game.rules.defender_supply
+    extra = defenders_left(game) + 1
     s.players[p].defender += extra
     s.players[p].points += extra * game.rules.defender_points  # the points stay right
     return [r"^more Defender of Catan cards given than there are$"]

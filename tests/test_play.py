@@ -161,6 +161,8 @@ def test_every_event_renders_in_every_language(lang: str) -> None:
         {"event": "trade_cancelled", "player": 0},
         {"event": "shortage", "player": -1, "good": "ore"},
         {"event": "longest_road", "player": -1, "previous": 0, "length": 5},
+        {"event": "title", "player": 1, "title": "longest_road", "previous": -1},
+        {"event": "title", "player": -1, "title": "longest_road", "previous": 1},
         {"event": "win", "player": 3, "points": 13},
         {"event": "unfinished", "player": -1, "turns": 500},
         {

@@ -321,8 +321,8 @@ def test_terminal_table_has_the_headline_and_the_verdicts(small_report: Comparis
     out = io.StringIO()
     print_report(small_report, out)
     text = out.getvalue()
-    assert "fifteen_points against base" in text
-    for column in ("A: base", "B: fifteen_points", "Δ B − A [95% CI]", "p Holm"):
+    assert "B: fifteen_points against A: base" in text
+    for column in ("metric", "Δ B − A [95% CI]", "p Holm"):
         assert column in text
     for line in small_report.comparison("fifteen_points").verdicts:
         assert line[:60] in text.replace("\n", " ")
@@ -480,7 +480,7 @@ def test_cli_json_is_the_same_on_a_second_run(cli_run: dict[str, Any]) -> None:
 def test_cli_prints_the_table(cli_run: dict[str, Any]) -> None:
     table = cli_run["table"]
     assert table.exit_code == 0 and table.stderr == ""
-    assert "fifteen_points against base" in table.stdout
+    assert "B: fifteen_points against A: base" in table.stdout
     assert "Verdict" in table.stdout and "p Holm" in table.stdout
 
 
@@ -510,7 +510,7 @@ def test_cli_refuses_bad_input(cli_run: dict[str, Any], tmp_path: Path) -> None:
     assert result.exit_code == 1 and "master seed" in result.stderr
     for result in (
         _compare("base", FIFTEEN, *base, "--max-games", "5"),
-        _compare("base", FIFTEEN, *base, "--until-significant", "--metric", "seat9"),
+        _compare("base", FIFTEEN, *base, "--until-significant", "--sprt-metric", "seat9"),
     ):
         assert result.exit_code == 2
     assert "Traceback" not in result.output

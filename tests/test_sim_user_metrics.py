@@ -90,3 +90,61 @@ def test_the_command_line_takes_metrics_and_says_where_a_formula_is_wrong(
     }.items():
         result = simulate("--metric", bad)
         assert result.exit_code == 2 and words in result.stderr, (bad, result.output)
+
+
+def _compare(tmp_path: Path, *args: str) -> Any:
+    short, six = tmp_path / "short.yaml", tmp_path / "six.yaml"
+    short.write_text(SHORT)
+    six.write_text(SHORT.replace("5", "6"))
+    base = ["compare", str(short), str(six), "--players", RANDOM4, "--games", "2", "--jobs", "1"]
+    return CliRunner().invoke(cli, [*base, "--quiet", *args])
+
+
+def _differences(text: str) -> dict[str, Any]:
+    """The differences of a ``compare --json`` report's one comparison, by metric."""
+    comparison = json.loads(text)["comparisons"][0]
+    return {d["metric"]: d for d in comparison["headline"] + comparison["exploratory"]}
+
+
+def test_compare_reports_user_metrics_as_its_own_and_keeps_each_rule_sets_logs(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "cmp"
+    mine = ["--metric", "pts=points(p)", "--metric", "attacks_again=attacks"]
+    result = _compare(tmp_path, *mine, "--keep-events", "--out", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    diffs = _differences(result.stdout)
+    games = {label: read_results(out / label) for label in ("short", "six")}
+    pts = {label: [list(w) for w in df["pts"]] for label, df in games.items()}
+    # per player: the total over the seats, and each seat, from the stored lists
+    assert diffs["pts"]["a"] == pytest.approx(sum(map(sum, pts["short"])) / 2)
+    assert diffs["pts_seat_2"]["b"] == pytest.approx(sum(w[1] for w in pts["six"]) / 2)
+    assert diffs["pts"]["group"] == "user" and diffs["pts"]["p"] is not None
+    # a per-game formula equal to a built-in column gets the built-in's statistics
+    for field in ("a", "b", "delta", "p", "mde"):
+        assert diffs["attacks_again"][field] == diffs["attacks"][field]
+    for label, df in games.items():  # every game's log, in its rule set's folder
+        assert logged_keys(out / label) == sorted(
+            zip(df["seed_index"], df["lineup"], df["rotation"], strict=True)
+        )
+        assert read_events(out / label, (0, 0, 0))[0]["event"]
+        command = " ".join(read_manifest(out / label)["runs"][0]["command"])
+        assert "--metric pts=points(p)" in command and "--keep-events" in command
+    # the stored comparison re-rendered: the same rows, from the manifests' formulas
+    again = CliRunner().invoke(cli, ["report", str(out), "--json", "--quiet"])
+    rows = _differences(again.stdout)
+    assert rows["pts_seat_2"] == diffs["pts_seat_2"]
+    text = CliRunner().invoke(cli, ["report", str(out), "--headline", "pts"]).stdout
+    assert "pts = points(p), total over the seats" in text.replace("\n  ", " ")
+
+
+def test_compare_refuses_logs_it_would_throw_away_and_names_the_sprt_option(
+    tmp_path: Path,
+) -> None:
+    for result in (
+        _compare(tmp_path, "--keep-events"),
+        CliRunner().invoke(cli, ["simulate", "--games", "1", "--keep-events"]),
+    ):
+        assert result.exit_code == 2 and "give --out" in result.stderr, result.output
+    result = _compare(tmp_path, "--metric", "seat1")
+    assert result.exit_code == 2 and "--sprt-metric seat1" in result.stderr

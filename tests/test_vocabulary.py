@@ -249,6 +249,37 @@ FUNCTION_CASES = [
         },
     ),
     case(
+        "harbor_for(intersection, good); trade_rate(player, good)",
+        position=BOARD,  # 1: the wool harbor, 0: a generic one (red's city); red holds the
+        # merchant on tile 4 (hills): brick at 2, its other resources at 3 (a harbor)
+        values={
+            "[harbor_for(1, wool), harbor_for(1, ore), harbor_for(0, wool)]": [True, False, False],
+            "[trade_rate(me, brick), trade_rate(me, ore), trade_rate(owner(23), ore)]": [2, 3, 4],
+        },
+    ),
+    case(
+        "first_settlement(player)",
+        position=BOARD,  # red's first building placed; blue's settlement then city
+        values={"[first_settlement(me), first_settlement(owner(23))]": [13, 23]},
+    ),
+    case(
+        "first_settlement(player)",
+        effect="remove settlement 13",  # gone: the oldest building left
+        position=BOARD,
+        values={"first_settlement(me)": 0},
+    ),
+    case(
+        "terrains_of(good)",
+        position=BOARD,
+        values={
+            "[terrains_of(wool), terrains_of(paper), terrains_of(brick)]": [
+                ["pasture"],
+                ["forest"],
+                ["hills"],
+            ]
+        },
+    ),
+    case(
         "tiles_of(terrain)",
         position=BOARD,
         values={"tiles_of(hills)": [4, 6, 16], "tiles_of(gold)": []},
@@ -582,7 +613,8 @@ FUNCTION_CASES = [
         position=BOARD,
         values={"list(settlements_left(p) for each p in players)": [4, 4, 5, 5]},
     ),
-    # the base's supply is 500 (the pages set no limit: issue 30), blue holds one
+    # the base's supply is unlimited (the pages set no limit: issue 30): turn_limit (500)
+    # less those given, and blue holds one
     case("defenders_left", position=BOARD, values={"defenders_left": 499}),
     # knights this turn
     case(
@@ -718,10 +750,9 @@ VERB_CASES = [
     ),
     case(
         "award",
-        effect="award defender to current",  # none left
-        # the base's 500 cards all given (a supply no game reaches: issue 30)
-        position=at(BLUES_TURN, red={"defender": 500}),
-        expect={"defender": {"blue": 0, "red": 500}, "points": {"blue": 0, "red": 500}},
+        effect="award defender to current",  # no limit (issue 30): 499 given, one more
+        position=at(BLUES_TURN, red={"defender": 499}),
+        expect={"defender": {"blue": 1, "red": 499}, "points": {"blue": 1, "red": 499}},
     ),
     case(
         "reward",

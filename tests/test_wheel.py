@@ -51,6 +51,8 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ckdsl/cli.py",
         "ckdsl/table/web/static/index.html",  # the web table's page
         "ckdsl/table/web/static/table.js",
+        "ckdsl/table/web/static/vendor/panzoom.min.js",  # and its licence beside it
+        "ckdsl/table/web/static/vendor/panzoom-LICENSE.txt",
     ):
         assert expected in names
 

@@ -13,7 +13,7 @@ it ran on. Numbers in the prose around a block are written by the block too (its
 ``sentences``), so no number is typed by hand.
 
     python tools/docs_experiments.py --list
-    python tools/docs_experiments.py                       # every block (about 1.5 h on 2 cores)
+    python tools/docs_experiments.py                       # every block but the slow one (mcts)
     python tools/docs_experiments.py --only h500 fourteen  # some blocks
     python tools/docs_experiments.py --check               # which blocks the docs lack
 
@@ -35,10 +35,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-Sentences = Callable[[dict[str, str]], list[str]]
+Sentences = Callable[[dict[str, str], Path], list[str]]
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Block:
     command_line: bool = False  # show the command (when the prose around does not)
 
 
-def _simulate_sentences(out: dict[str, str]) -> list[str]:
+def _simulate_sentences(out: dict[str, str], runs: Path) -> list[str]:
     summary = json.loads(out["json"])["summary"]
     seats = summary["seats"]
     rates = [f"{100 * s['win_rate']['estimate']:.1f}%" for s in seats]
@@ -72,7 +74,7 @@ def _simulate_sentences(out: dict[str, str]) -> list[str]:
     ]
 
 
-def _finished_sentences(out: dict[str, str]) -> list[str]:
+def _finished_sentences(out: dict[str, str], runs: Path) -> list[str]:
     summary = json.loads(out["json"])["summary"]
     share, turns = summary["finished"]["share"], summary["turns"]
     mean = turns["mean"]
@@ -81,6 +83,74 @@ def _finished_sentences(out: dict[str, str]) -> list[str]:
         f"({100 * share['estimate']:.1f}%, Wilson 95% [{100 * share['low']:.1f}%, "
         f"{100 * share['high']:.1f}%]); turns per game: mean {mean['estimate']:.1f} "
         f"[{mean['low']:.1f}, {mean['high']:.1f}], from {turns['min']:.0f} to {turns['max']:.0f}."
+    ]
+
+
+MCTS_SEEDS = 10
+"""Seeds of the mcts block (each played in the four seat rotations), fewer than the 50 of
+earlier pages: a game of mcts with 300 iterations takes about 30 s of one core in pure
+Python, and the block (three tournaments on the same seeds) has to run in about an hour
+on a 2-core machine shared with other work. The intervals say what the smaller sample
+costs."""
+
+MCTS_BUDGETS = {"run": 300, "i16": 16, "i50": 50}
+"""The iterations per decision of each tournament of the mcts block, on the same seeds
+(``run``, 300, is the one shown; the others are compared with it, paired on the seeds)."""
+
+
+def _mcts_tournament(iterations: int) -> list[str]:
+    return ["tournament", f"mcts:iterations={iterations}", "heuristic", "heuristic",
+            "heuristic", "--games", str(MCTS_SEEDS), "--jobs", "2", "--out",
+            f"{{runs}}/mcts{'' if iterations == 300 else iterations}", "--quiet"]  # fmt: skip
+
+
+def _mcts_games(folder: Path) -> pd.Series:
+    """Whether the mcts seat won each game of a tournament folder (1 or 0; an unfinished
+    game counts as lost), indexed by the game's seed."""
+    from ckdsl.sim.store import read_results
+
+    df = read_results(folder)
+    won = [
+        float(str(bot).startswith("mcts") and bool(finished))
+        for bot, finished in zip(df["winner_bot"], df["finished"], strict=True)
+    ]
+    return pd.Series(won, index=df["seed_index"].astype(int))
+
+
+def _mcts_sentences(out: dict[str, str], runs: Path) -> list[str]:
+    """The mcts seat's win rate at each budget, and the paired differences (seed as the
+    unit: its four rotations averaged), written from the stored games."""
+    from ckdsl.sim.stats.means import diff_paired_mean
+    from ckdsl.sim.stats.seeds import clustered_wilson
+    from ckdsl.sim.store import read_results
+
+    def rate(won: pd.Series) -> str:
+        # the seed as the unit: Wilson on the games' effective number (clustered by seed)
+        i, _ = clustered_wilson(won.to_numpy(), [1] * len(won), won.index.to_numpy())
+        return (f"{100 * i.estimate:.1f}% [{100 * i.low:.1f}%, {100 * i.high:.1f}%] of "
+                f"{len(won)} games")  # fmt: skip
+
+    def difference(low: pd.Series, high: pd.Series) -> str:
+        a, b = low.groupby(level=0).mean(), high.groupby(level=0).mean()
+        found = diff_paired_mean(a.to_numpy(), b.loc[a.index].to_numpy())
+        i = found.interval
+        if i.low is None or i.high is None or found.p is None:  # every seed the same
+            return f"{100 * (b - a).mean():+.1f} points (no interval: every seed differs alike)"
+        return (f"{100 * (b - a).mean():+.1f} points [{100 * i.low:+.1f}, {100 * i.high:+.1f}], "
+                f"p = {found.p:.2g}")  # fmt: skip
+
+    w300, w16, w50 = (_mcts_games(runs / f"mcts{'' if n == 300 else n}") for n in (300, 16, 50))
+    seconds = read_results(runs / "mcts")["seconds"]
+    return [
+        f"{w300.index.nunique()} seeds, each in the four seat rotations ({len(w300)} games), 300 "
+        f"iterations per decision: the mcts seat wins {rate(w300)}, against 25% for an equal "
+        f"seat. With 16 iterations, on the same seeds: {rate(w16)}; the difference 300 − 16, "
+        f"paired on the seeds (each seed's four games averaged, paired t), is "
+        f"{difference(w16, w300)}. With 50 iterations: {rate(w50)} (300 − 50: "
+        f"{difference(w50, w300)}).",
+        f"A game of the 300-iteration run took {seconds.mean():.0f} s on average "
+        f"({seconds.min():.0f} to {seconds.max():.0f} s, as the rows record it, with the "
+        "machine shared as said below).",
     ]
 
 
@@ -179,25 +249,12 @@ BLOCKS = [
     Block(
         "mcts",
         "docs/bots.md",
-        {
-            "run": [
-                "tournament",
-                "mcts:iterations=300",
-                "heuristic",
-                "heuristic",
-                "heuristic",
-                "--games",
-                "50",
-                "--jobs",
-                "2",
-                "--out",
-                "{runs}/mcts",
-                "--quiet",
-            ],
-        },
+        {name: _mcts_tournament(iterations) for name, iterations in MCTS_BUDGETS.items()},
         shown="run",
+        sentences=_mcts_sentences,
         timed="run",
         slow=True,
+        command_line=True,
     ),
 ]
 
@@ -245,7 +302,7 @@ def run_block(block: Block, runs: Path) -> str:
     if block.figure is not None:
         lines += [f"![{block.name}]({block.figure})", ""]
     if block.sentences is not None:
-        lines += [s for s in block.sentences(outputs) if s] + [""]
+        lines += [s for s in block.sentences(outputs, runs) if s] + [""]
     when = ""
     if block.timed:
         when = (f"; the command took {seconds[block.timed]:.0f} s (games an earlier run "

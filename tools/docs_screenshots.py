@@ -1,8 +1,10 @@
 """The screenshots of docs/play.md, taken from the real programs: the web table in a
 headless Chromium (Playwright) and the terminal seat in tmux, in English, Polish and
-Serbian; and the web table's moments (set-up, a trade, a 7, a card, a barbarian attack,
-the end) at 1400x1000 and on a 390x844 phone, in English and Polish
-(``web-MOMENT-SIZE-LANG.png``). Needs Chromium and tmux (Debian: apt-get install
+Serbian; and the web table's moments (set-up, a build, a trade, a 7, a card, a barbarian
+attack, the end) at 1400x1000 and on a 390x844 phone, in English and Polish
+(``web-MOMENT-SIZE-LANG.png``; ``build``: a road chosen in the build bar, its spots
+lit, the phone's board zoomed in); the terminal's text board in colour
+(``terminal-map-LANG.png``). Needs Chromium and tmux (Debian: apt-get install
 chromium tmux).
 
     python tools/docs_screenshots.py [--out docs/img] [--only moments]
@@ -11,7 +13,8 @@ chromium tmux).
 from __future__ import annotations
 
 import argparse
-import html
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -91,6 +94,9 @@ def moments(out: Path) -> None:
             return "seven"
         if len(found) > attacks and "attack" not in taken:
             return "attack"
+        roads = any(o[0] == "road" for o in pending.options)
+        if pending.kind == "main" and roads and g.state.turn > 3 and "build" not in taken:
+            return "build"
         if pending.kind == "main" and g.state.players[0].progress and "card" not in taken:
             return "card"
         if pending.kind == "main" and pending.accepts_open("offer") and "trade" not in taken:
@@ -109,8 +115,15 @@ def moments(out: Path) -> None:
             page.fill(f"#trade input[data-side=give][data-good={goods[give]}]", "2")  # type: ignore[attr-defined]
             page.fill(f"#trade input[data-side=get][data-good={goods[get]}]", "1")  # type: ignore[attr-defined]
             page.locator("#offer").scroll_into_view_if_needed()  # type: ignore[attr-defined]
+        if moment == "build":  # a road chosen in the build bar: its spots glow
+            page.locator('.buy[data-kind="road"]').click()  # type: ignore[attr-defined]
+            if size == "phone":  # zoomed in, as a thumb would
+                for _ in range(2):
+                    page.locator("#zoom-in").click()  # type: ignore[attr-defined]
+                page.wait_for_timeout(500)  # type: ignore[attr-defined]
+                page.evaluate("window.scrollTo(0, 0)")  # type: ignore[attr-defined]
         if moment == "card":
-            page.locator("#cards li").first.click()  # type: ignore[attr-defined]
+            page.locator("#cards .card").first.click()  # type: ignore[attr-defined]
         if moment in ("seven", "attack") and size == "phone":
             page.locator("#details").scroll_into_view_if_needed()  # type: ignore[attr-defined]
         path = out / f"web-{moment}-{size}-{lang}.png"
@@ -140,49 +153,77 @@ def moments(out: Path) -> None:
             browser.close()
 
 
+def tmux_screen(name: str, command: str, keys: list[str], size: tuple[int, int]) -> str:
+    """What a terminal of ``size`` (columns, lines) shows after ``keys``, with its colours
+    (ANSI escapes: ``capture-pane -e``)."""
+    subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]), command],
+        check=True,
+        env={
+            "PROMPT_TOOLKIT_NO_CPR": "1",
+            "TERM": "xterm-256color",
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(ROOT),
+            "HOME": str(Path.home()),
+        },
+    )
+    for key in keys:
+        time.sleep(1.5)
+        subprocess.run(["tmux", "send-keys", "-t", name, key, "Enter"], check=True)
+    time.sleep(2)
+    screen = subprocess.run(
+        ["tmux", "capture-pane", "-e", "-p", "-t", name],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+    return screen
+
+
+def terminal_png(screen: str, path: Path, size: tuple[int, int]) -> None:
+    """The screen (with its ANSI colours) as a PNG: rich turns it into HTML, Chromium
+    takes the picture."""
+    from rich.console import Console
+    from rich.terminal_theme import MONOKAI
+    from rich.text import Text
+
+    console = Console(record=True, width=200, file=open(os.devnull, "w"), color_system="truecolor")  # noqa: SIM115
+    console.print(Text.from_ansi(screen), soft_wrap=True)
+    page = console.export_html(theme=MONOKAI, inline_styles=True, code_format=(
+        "<html><body style='margin:0;background:{background}'><pre style='margin:0;"
+        "padding:10px;color:{foreground};font:14px DejaVu Sans Mono,monospace'>{code}</pre>"
+        "</body></html>"
+    ))  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "screen.html"
+        source.write_text(page, encoding="utf-8")
+        subprocess.run(
+            [BROWSER or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+             "--hide-scrollbars", f"--screenshot={path}",
+             f"--window-size={size[0]},{size[1]}", source.as_uri()],
+            check=True, capture_output=True,
+        )  # fmt: skip
+    print("wrote", path)
+
+
 def terminal(out: Path) -> None:
     for lang in LANGUAGES:
-        name = f"ckdsl-shot-{lang}"
         command = (
             f"{sys.executable} -m ckdsl play --players human,heuristic,heuristic,heuristic "
             f"--seed 11 --delay 0 --lang {lang}"
         )
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", name, "-x", "118", "-y", "34", command],
-            check=True,
-            env={
-                "PROMPT_TOOLKIT_NO_CPR": "1",
-                "TERM": "xterm-256color",
-                "PATH": "/usr/bin:/bin",
-                "PYTHONPATH": str(ROOT),
-                "HOME": str(Path.home()),
-            },
+        # settle (the roll, the only answer, is given)
+        screen = tmux_screen(f"ckdsl-shot-{lang}", command, ["5", "1", "7", "1"], (118, 34))
+        plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
+        (out / f"terminal-{lang}.txt").write_text(plain, encoding="utf-8")
+        terminal_png(screen, out / f"terminal-{lang}.png", (1030, 620))
+    for lang in MOMENT_LANGUAGES:  # the text board, as set-up shows it, a few turns in
+        command = (
+            f"{sys.executable} -m ckdsl play --players human,heuristic,heuristic,heuristic "
+            f"--seed 11 --delay 0 --lang {lang}"
         )
-        for keys in ["5", "1", "7", "1"]:  # settle (the roll, the only answer, is given)
-            time.sleep(1.5)
-            subprocess.run(["tmux", "send-keys", "-t", name, keys, "Enter"], check=True)
-        time.sleep(2)
-        screen = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True, check=True
-        ).stdout
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
-        (out / f"terminal-{lang}.txt").write_text(screen, encoding="utf-8")
-        page = (
-            "<html><body style='margin:0;background:#1e1e1e'><pre style='margin:0;padding:10px;"
-            "color:#e0e0e0;font:14px DejaVu Sans Mono,monospace'>"
-            f"{html.escape(screen)}</pre></body></html>"
-        )
-        with tempfile.TemporaryDirectory() as folder:
-            source = Path(folder) / "screen.html"
-            source.write_text(page, encoding="utf-8")
-            subprocess.run(
-                [BROWSER or "chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                 "--hide-scrollbars", f"--screenshot={out / f'terminal-{lang}.png'}",
-                 "--window-size=1000,620", source.as_uri()],
-                check=True, capture_output=True,
-            )  # fmt: skip
-        print("wrote", out / f"terminal-{lang}.png")
+        screen = tmux_screen(f"ckdsl-map-{lang}", command, ["5", "1", "7", "1", "map"], (104, 58))
+        terminal_png(screen, out / f"terminal-map-{lang}.png", (900, 1000))
 
 
 def main() -> None:

@@ -84,6 +84,8 @@ class Words:
         'edges: "a-b" on each side (a, b: its two intersections)'
     )
     barbarians: str = "Barbarians"
+    # A harbor's label by its kind, at a rule set's rates (None: the base's rates).
+    harbor: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -177,16 +179,16 @@ def _harbors(topology: Topology, layout: Layout, px: _PxFn, words: Words) -> lis
     for edge, kind in zip(topology.harbor_edges, layout.harbors, strict=False):
         a, b = topology.edge_ends[edge]
         (ax, ay), (bx, by) = topology.inter_points[a], topology.inter_points[b]
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        lx, ly = topology.tile_points[_tile_of_edge(topology, edge)]
-        ox, oy = mx + (mx - lx) * 0.95, my + (my - ly) * 0.95
-        o = px(ox, oy)
+        o = px(*harbor_point(topology, edge))
         for end in (px(ax, ay), px(bx, by)):
             out.append(
                 f'<line x1="{end[0]:.1f}" y1="{end[1]:.1f}" x2="{o[0]:.1f}" y2="{o[1]:.1f}" '
                 'stroke="#6d4c41" stroke-width="4"/>'
             )
-        label = "3:1" if kind == "generic" else f"2:1 {words.good(kind)}"
+        if words.harbor is not None:
+            label = words.harbor(kind)
+        else:
+            label = "3:1" if kind == "generic" else f"2:1 {words.good(kind)}"
         w = 10 + 8.2 * len(label)
         out.append(
             f'<rect x="{o[0] - w / 2:.1f}" y="{o[1] - 11:.1f}" width="{w:.1f}" height="21" '
@@ -379,6 +381,16 @@ def _text(
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
         f'fill="{fill}"{weight}>{escape(text)}</text>'
     )
+
+
+def harbor_point(topology: Topology, edge: int, out: float = 0.95) -> tuple[float, float]:
+    """Where a harbor on ``edge`` is labelled, in board units: out at sea, ``out`` times
+    the way from the land tile's centre to the edge's middle beyond the edge."""
+    a, b = topology.edge_ends[edge]
+    (ax, ay), (bx, by) = topology.inter_points[a], topology.inter_points[b]
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    lx, ly = topology.tile_points[_tile_of_edge(topology, edge)]
+    return mx + (mx - lx) * out, my + (my - ly) * out
 
 
 def _tile_of_edge(topology: Topology, edge: int) -> int:

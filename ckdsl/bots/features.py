@@ -306,6 +306,7 @@ class Evaluator:
         self._spots: dict[Hashable, tuple[list[int], list[int]]] = {}
         self._spot_values: dict[Hashable, list[float | None]] = {}
         self._amounts: dict[tuple[int, int], float] = {}
+        self._best_spots: Kept[float] = Kept(depth=4)
         # Kept for any board.
         self._levels: dict[Hashable, float] = {}
         self._rates: dict[Hashable, float] = {}
@@ -324,6 +325,7 @@ class Evaluator:
         self._spots.clear()
         self._spot_values.clear()
         self._amounts.clear()
+        self._best_spots.clear()
 
     # --- production ------------------------------------------------------------------------
 
@@ -582,19 +584,30 @@ class Evaluator:
             _keep(self._spots, key, found)
         return found
 
-    def spots_on_network(self, game: Game, player: int) -> list[int]:
-        """The settlement spots on the player's network alone (``spots``' first list),
-        kept the same way: what the opponents' expansion reads."""
-        key = (player, game.board_stamp)
-        found = self._spots.get(key)
-        if found is not None:
-            return found[0]
-        key = (-1 - player, game.board_stamp)
-        found = self._spots.get(key)
+    def best_spot(self, game: Game, player: int) -> float:
+        """The value of the best settlement spot on the player's network
+        (``board_rules.settlement_spots``, ``spot_value``): what the opponents'
+        expansion reads. Kept by what it reads (the player's roads, the buildings and
+        knights, the robber and the number tokens), not the board stamp: another
+        player's road, which a search mostly tries, leaves it as it was."""
+        state = game.state
+        if game.tile_yields is not self._yields:
+            self._board(game)
+        roads = state.players[player].roads
+        key = (player, state.robber, len(roads))
+        lists = (roads, state.building, state.knight, state.numbers)
+        found = self._best_spots.get(key, lists)
         if found is None:
-            found = (board_rules.settlement_spots(self.topo, game.state, player), [])
-            _keep(self._spots, key, found)
-        return found[0]
+            values = self.spot_values(game)
+            found = 0.0
+            for i in board_rules.settlement_spots(self.topo, state, player):
+                x = values[i]
+                if x is None:
+                    x = values[i] = self.spot_value(game, i)
+                if x > found:
+                    found = x
+            self._best_spots.put(key, lists, found)
+        return found
 
     def expansion(self, game: Game, now: list[int], near: list[int]) -> float:
         """The best settlement spot on the network, and one road away, valued."""
@@ -741,7 +754,8 @@ class Evaluator:
         """Knights standing where two networks meet (docs/rules.md, "Knights": a knight
         blocks the others' roads and settlements there): the levels of the player's
         knights on an intersection an opponent's road touches, less the opponents'
-        knights on one the player's road touches (averaged over the opponents)."""
+        knights on one the player's road touches (each of those blocks the player itself,
+        so it counts in full, not averaged over the opponents)."""
         state = game.state
         road, level = state.road, state.knight_level
         inter_edges = self.topo.inter_edges
@@ -757,7 +771,7 @@ class Evaluator:
                         else:
                             theirs += level[i]
                         break
-        return mine - theirs / max(1, game.n - 1)
+        return mine - theirs
 
     def opponents_value(self, game: Game, player: int) -> float:
         """What the opponents hold that a card or a knight can take from them: their cards
@@ -773,15 +787,7 @@ class Evaluator:
             total += w.opponent_progress * len(other.progress)
             total += w.opponent_knights * sum([knight_level[i] for i in other.knights])
             if w.opponent_expansion and other.supply["settlement"]:
-                values = self.spot_values(game)
-                best = 0.0
-                for i in self.spots_on_network(game, q):
-                    x = values[i]
-                    if x is None:
-                        x = values[i] = self.spot_value(game, i)
-                    if x > best:
-                        best = x
-                total += w.opponent_expansion * best
+                total += w.opponent_expansion * self.best_spot(game, q)
         return total / max(1, game.n - 1)
 
     def rates_value(self, rates: Sequence[int], made: Sequence[float]) -> float:

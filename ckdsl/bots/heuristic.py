@@ -82,6 +82,10 @@ class HeuristicBot:
         # A card's choices made that way in this turn, by the choice and its options.
         self._chosen: dict[tuple[str, tuple[Option, ...]], Option] = {}
         self._chosen_turn = -1
+        # What playing each held card gained at a decision of this turn, with the cards in
+        # hand and the pieces it was valued with (``played``).
+        self._gains: dict[Option, tuple[float, int, int]] = {}
+        self._gains_turn = -1
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
         # The main phase in which this bot last made an offer instead of ending its turn
         # (``main``): if no trade came of it, the same decision comes back.
@@ -121,15 +125,18 @@ class HeuristicBot:
                 options = self.shortlist(game, options, _SETUP_SHORTLIST)
             return self.best_ahead(game, me, options, depth)
         if (
-            0 < len(options) <= self._budget
+            depth == 0
+            and 0 < len(options) <= self._budget
             and kind.startswith(_LOOKAHEAD)
             and not kind.startswith("setup_")
         ):
             # A card's own choice inside a look ahead (the player to rob, the tiles to
             # swap, the knight to displace): each answer looked at too, while the budget
-            # lasts, so the card is valued by its best use rather than its first. The
-            # same choice comes back at each decision of the turn: its answer is kept
-            # for the turn.
+            # lasts, so the card is valued by its best use rather than its first. Its
+            # choices are looked at in turn, each one answer ahead (a later choice, in
+            # the look at an earlier one's answers, by the quick rules), as the bot looks
+            # at everything. The same choice comes back at each decision of the turn:
+            # its answer is kept for the turn.
             key = (kind, options)
             turn = game.state.turn
             if self._chosen_turn != turn:
@@ -219,9 +226,9 @@ class HeuristicBot:
         listed(game)
         ev = self.evaluator(game)
         now = ev.value(game, me)
-        best: Option = options[-1]  # ending the turn (or the phase)
-        best_value = now + self.weights.margin
         looked = 0
+        scored: list[tuple[Option, float]] = []
+        kept: list[Option] = []  # cards valued by a gain kept from earlier in the turn
         for option in options:
             verb = option[0]
             if verb in ("end", "pass", "bank"):
@@ -229,13 +236,27 @@ class HeuristicBot:
             if looked >= self.weights.max_options:
                 break
             looked += 1
-            self._budget = self.weights.card_choices if verb == "play" else 0
-            value = self.after(game, me, option, 1)
-            self._budget = 0
+            if verb == "play" and self.weights.card_choices:
+                value, fresh = self.played(game, me, option, now, False)
+                if not fresh:
+                    kept.append(option)
+            else:
+                value = self.after(game, me, option, 1)
             if verb in _KNIGHT_ACTS and self.weights.card_choices:
                 value = max(value, self.acted_and_activated(game, me, option))
-            if value > best_value:
-                best, best_value = option, value
+            scored.append((option, value))
+        while True:
+            best: Option = options[-1]  # ending the turn (or the phase)
+            best_value = now + self.weights.margin
+            for option, value in scored:
+                if value > best_value:
+                    best, best_value = option, value
+            if best not in kept:
+                break
+            # A card about to be played on a gain kept from earlier: valued again now.
+            kept.remove(best)
+            value = self.played(game, me, best, now, True)[0]
+            scored = [(o, value if o == best else v) for o, v in scored]
         trades = [o for o in options if o[0] == "bank"]
         if trades:
             targets = ev.targets(game, me)
@@ -257,11 +278,39 @@ class HeuristicBot:
                 return offer
         return best
 
+    def played(
+        self, game: Game, me: int, option: Option, now: float, fresh: bool
+    ) -> tuple[float, bool]:
+        """The value of playing a held card (``option``) now, and whether it was valued
+        afresh: a card's choices are looked at ahead (``lookahead.card_choices``), the
+        costliest look of the main phase, so its gain over ``now`` is kept for the turn
+        and valued again only when the hand holds more cards or the player's buildings
+        and knights changed (what a discount or a free piece needs), or when ``fresh``
+        (before the card is played: a gain kept is never what plays a card)."""
+        state = game.state
+        mine = state.players[me]
+        if self._gains_turn != state.turn:
+            self._gains_turn = state.turn
+            self._gains.clear()
+        pieces = len(mine.buildings) + len(mine.knights)
+        found = self._gains.get(option)
+        if found is not None and not fresh:
+            gain, held, count = found
+            if count == pieces and sum(mine.hand) <= held:
+                return now + gain, False
+        self._budget = self.weights.card_choices
+        value = self.after(game, me, option, 1)
+        self._budget = 0
+        self._gains[option] = (value - now, sum(mine.hand), pieces)
+        return value, True
+
     def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
         """The value after a knight's action (a move, a displacement, a chase) and then
         the activation it makes possible again (the knight is inactive after acting,
         docs/rules.md "Knights"), if the rule set allows it this turn and the hand pays:
-        a move looked at alone would count a knight lost for the defence."""
+        a move looked at alone would count a knight lost for the defence. After a move,
+        also what the knight, active again, may do from where it stands (chase the
+        robber, displace a knight): a move is what brings a knight within reach."""
         before = set([o for o in game.pending.options if o[0] == "activate"])
         copy = game.clone(log=False)
         copy.answer(option)
@@ -274,7 +323,15 @@ class HeuristicBot:
             return float("-inf")
         copy.answer(again[0])
         self.settle(copy, me, 0)
-        return self.evaluator(copy).value(copy, me)
+        value = self.evaluator(copy).value(copy, me)
+        if option[0] == _KNIGHT_ACTS[0]:  # a move: what the knight reaches from there
+            pending = copy.pending
+            if pending.kind == "main" and pending.player == me:
+                knight = again[0][1]
+                for follow in pending.options:
+                    if follow[0] in _KNIGHT_ACTS[1:] and follow[1] == knight:
+                        value = max(value, self.after(copy, me, follow, 0))
+        return value
 
     def offer(self, game: Game, me: int) -> Option | None:
         """One card for one, to complete the most valuable purchase that lacks one or two
@@ -352,8 +409,11 @@ class HeuristicBot:
             return max(options, key=kept)
         if kind == "robber":
             return max(options, key=lambda o: ev.tile_harm(game, o[1], player))
-        if kind == "steal":
-            return max(options, key=lambda o: (state.players[o[1]].points, -o[1]))
+        if kind == "steal":  # the leader; "steal nothing" (a variant's) only if no one
+            victims = [o for o in options if o[0] == "steal"]
+            if not victims:
+                return options[0]
+            return max(victims, key=lambda o: (state.players[o[1]].points, -o[1]))
         if kind == "pillage":
             return min(options, key=lambda o: city_value(ev, game, o[1]))
         if kind == "respond":

@@ -184,7 +184,10 @@ def _user_metrics(
         try:
             out.append(parse_option(text, [*stored, *(name for name, _ in out)]))
         except ValueError as exc:
-            raise click.BadParameter(str(exc), ctx, param) from None
+            message = str(exc)
+            if "=" not in text and any("--sprt-metric" in p.opts for p in ctx.command.params):
+                message += f"; the SPRT's metric is --sprt-metric {text}"
+            raise click.BadParameter(message, ctx, param) from None
     return tuple(out)
 
 
@@ -206,6 +209,20 @@ def user_metric_options(command: _F) -> _F:
         "(`ckdsl vocabulary`), per player when it names p, e.g. "
         'walls_at_end="count(walls(p))". Repeatable.',
     )(command)
+
+
+def user_metric_args(metrics: Sequence[tuple[str, str]], keep_events: bool) -> list[str]:
+    """The options of :func:`user_metric_options` as a manifest's command line records
+    them."""
+    line = [word for name, formula in metrics for word in ("--metric", f"{name}={formula}")]
+    return [*line, "--keep-events"] if keep_events else line
+
+
+def check_keep_events(keep_events: bool, out: Path | None) -> None:
+    """``--keep-events`` keeps the logs in the results folder: without ``--out`` they
+    would be thrown away with it (a usage error, before a game is played)."""
+    if keep_events and out is None:
+        raise click.UsageError("--keep-events keeps the logs in the results folder: give --out")
 
 
 quiet_option = click.option(

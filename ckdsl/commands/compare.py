@@ -18,6 +18,7 @@ from ckdsl.commands.common import (
     NAME,
     NamedPath,
     bot_specs,
+    check_keep_events,
     jobs_option,
     json_option,
     layout_option,
@@ -29,6 +30,8 @@ from ckdsl.commands.common import (
     rotate_option,
     run_experiment,
     scheduler_option,
+    user_metric_args,
+    user_metric_options,
 )
 from ckdsl.diagnostics import CkdslError, Diagnostic
 
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 
     from ckdsl.bots.base import BotSpec
     from ckdsl.sim.compare.analysis import ComparisonReport
+    from ckdsl.sim.compare.specs import UserMetric
     from ckdsl.sim.experiment import Experiment, WorkSpec
     from ckdsl.sim.runner import RunResult
     from ckdsl.sim.sprt_run import SprtMetric, SprtTest
@@ -166,11 +170,12 @@ def _fail(where: str | Path, message: str) -> CkdslError:
 @click.option(
     "--until-significant",
     is_flag=True,
-    help="Play batches of --games seeds until an SPRT on --metric decides (or "
+    help="Play batches of --games seeds until an SPRT on --sprt-metric decides (or "
     "--max-games seeds are played).",
 )
 @click.option(
-    "--metric",
+    "--sprt-metric",
+    "sprt_metric_name",
     default="seat1",
     show_default=True,
     help="The SPRT's metric, as the per-seed difference B - A: seat1 ... seatN (a seat's "
@@ -210,6 +215,7 @@ def _fail(where: str | Path, message: str) -> CkdslError:
     help=f"With --until-significant: the most seeds to play (default {MAX_GAMES_FACTOR} "
     "times --games).",
 )
+@user_metric_options
 @headline_option
 @margin_option
 @power_option
@@ -233,13 +239,15 @@ def compare_command(
     level: float,
     bootstrap: bool,
     until_significant: bool,
-    metric: str,
+    sprt_metric_name: str,
     h0: float | None,
     h1: float | None,
     alpha: float,
     beta: float,
     max_games: int | None,
     lineups: str | None,
+    metrics: tuple[tuple[str, str], ...],
+    keep_events: bool,
     headline: str | None,
     margins: tuple[str, ...],
     power: float,
@@ -262,9 +270,14 @@ def compare_command(
       ckdsl compare base examples/variants/fifteen_points.yaml --games 500 --rotate-seats \\
           --report report.html
       ckdsl compare base my-variant.yaml --players random,random,random,random --out runs
-      ckdsl compare base my-variant.yaml --until-significant --metric seat1 --h1 0.03 \\
-          --games 100 --max-games 2000
+      ckdsl compare base my-variant.yaml --until-significant --sprt-metric seat1 \\
+          --h1 0.03 --games 100 --max-games 2000
+      ckdsl compare base my-variant.yaml --metric walls_at_end="count(walls(p))" \\
+          --keep-events --out runs/walls
 
+    A --metric column is reported as the built-in metrics are (per player: its total
+    over the seats and each seat's); --keep-events keeps each game's event log in each
+    rule set's folder (DIR/LABEL/_events; read it with ckdsl.sim.event_logs.read_events).
     Unfinished games (the turn limit) are counted in every denominator, never dropped.
     """
     from ckdsl.sim import require_extra
@@ -282,25 +295,28 @@ def compare_command(
         require_extra("matplotlib")
     if scheduler is not None:
         require_extra("distributed")
+    check_keep_events(keep_events, out)
     if max_games is not None and not until_significant:
         raise click.UsageError("--max-games needs --until-significant")
-    for name, value in (("--metric", metric != "seat1"), ("--h0", h0), ("--h1", h1)):
+    sprt_options = (("--sprt-metric", sprt_metric_name != "seat1"), ("--h0", h0), ("--h1", h1))
+    for name, value in sprt_options:
         if value and not until_significant:
             raise click.UsageError(f"{name} needs --until-significant")
     check_writable(report_path, plots_dir, out)
     lineup_set = tuple(tuple(spec.full() for spec in team) for team in teams)
     lineup = lineup_set[0]
     refuse_game_files("--report", report_path, [base, *variants], map_name)
-    plans = _plans([base, *variants], lineup_set, games, seed, rotate_seats, map_name, layout)
+    design = _Design(games, seed, rotate_seats, map_name, layout, metrics, keep_events)
+    plans = _plans([base, *variants], lineup_set, design)
     seats = len(lineup)
     sprt_metric = None
     if until_significant:
         from ckdsl.sim.sprt_run import sprt_metric as find_metric
 
         try:
-            sprt_metric = find_metric(metric, seats)
+            sprt_metric = find_metric(sprt_metric_name, seats)
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--metric") from None
+            raise click.BadParameter(str(exc), param_hint="--sprt-metric") from None
         default_h0, default_h1 = sprt_metric.default_bounds()
         h0 = default_h0 if h0 is None else h0
         h1 = default_h1 if h1 is None else h1
@@ -311,9 +327,7 @@ def compare_command(
                 "for a rate, --h0 and --h1 are differences between -1 and 1 (0.03: 3 points)",
                 param_hint="--h1",
             )
-    command = _command_line(
-        [base, *variants], lineup_set, games, seed, rotate_seats, map_name, layout, out
-    )
+    command = _command_line([base, *variants], lineup_set, design, out)
     began = time.perf_counter()
     with results_folder(out, "compare") as folder:
         report, results = _play_and_compare(
@@ -332,13 +346,26 @@ def compare_command(
             alpha,
             beta,
             max_games or MAX_GAMES_FACTOR * games,
-            Analysis(parse_headline(headline), margin_of, power),
+            Analysis(parse_headline(headline), margin_of, power, _user_columns(plans)),
         )
     wall = time.perf_counter() - began
     _emit(report, results, as_json, report_path, plots_dir, quiet, command, wall, out, table_format)
 
 
 # --- Plans: one experiment per rule set ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Design:
+    """What every rule set's experiment shares: seeds, seating, board, user metrics, logs."""
+
+    games: int
+    seed: int
+    rotate: bool
+    map_name: str
+    layout: str | None
+    metrics: tuple[tuple[str, str], ...] = ()
+    keep_events: bool = False
 
 
 @dataclass(frozen=True)
@@ -351,13 +378,7 @@ class _Plan:
 
 
 def _plans(
-    targets: Sequence[str],
-    lineups: tuple[tuple[str, ...], ...],
-    games: int,
-    seed: int,
-    rotate: bool,
-    map_name: str,
-    layout: str | None,
+    targets: Sequence[str], lineups: tuple[tuple[str, ...], ...], design: _Design
 ) -> list[_Plan]:
     """An experiment per rule set, loaded and checked (every broken file reported at once),
     with unique labels and folder names."""
@@ -369,11 +390,13 @@ def _plans(
         experiment = Experiment(
             rules=target,
             lineups=lineups,
-            games=games,
-            seed=seed,
-            rotate=rotate,
-            map=map_name,
-            layout=layout,
+            games=design.games,
+            seed=design.seed,
+            rotate=design.rotate,
+            map=design.map_name,
+            layout=design.layout,
+            metrics=design.metrics,
+            keep_events=design.keep_events,
         )
         try:
             spec = prepared(experiment)
@@ -396,6 +419,15 @@ def _plans(
         experiment = replace(experiment, label=label)
         plans.append(_Plan(target, label, folder, experiment, replace(spec, label=label)))
     return plans
+
+
+def _user_columns(plans: Sequence[_Plan]) -> tuple[UserMetric, ...]:
+    """The user metrics (``--metric``) as the comparison reports them (the same for every
+    rule set: compiled against each, so a formula one of them cannot run stopped the
+    command before a game)."""
+    from ckdsl.sim.compare.specs import UserMetric
+
+    return tuple(UserMetric.from_json(m.describe()) for m in plans[0].spec.metrics)
 
 
 def check_writable(report: Path | None, plots: Path | None, out: Path | None) -> None:
@@ -629,14 +661,7 @@ def emit(
 
 
 def _command_line(
-    targets: Sequence[str],
-    lineups: Sequence[Sequence[str]],
-    games: int,
-    seed: int,
-    rotate: bool,
-    map_name: str,
-    layout: str | None,
-    out: Path | None,
+    targets: Sequence[str], lineups: Sequence[Sequence[str]], design: _Design, out: Path | None
 ) -> list[str]:
     """The command as the manifests record it: what shapes the results."""
     line = ["ckdsl", "compare", *targets]
@@ -644,13 +669,14 @@ def _command_line(
         line += ["--players", ",".join(lineups[0])]
     else:
         line += ["--lineups", " ; ".join(",".join(lineup) for lineup in lineups)]
-    line += ["--games", str(games), "--seed", str(seed)]
-    if rotate:
+    line += ["--games", str(design.games), "--seed", str(design.seed)]
+    if design.rotate:
         line.append("--rotate-seats")
-    if map_name != "standard":
-        line += ["--map", map_name]
-    if layout is not None:
-        line += ["--layout", layout]
+    if design.map_name != "standard":
+        line += ["--map", design.map_name]
+    if design.layout is not None:
+        line += ["--layout", design.layout]
+    line += user_metric_args(design.metrics, design.keep_events)
     if out is not None:
         line += ["--out", str(out)]
     return line
@@ -705,6 +731,7 @@ class Analysis:
     headline: list[str] | None
     margins: Mapping[str, float]
     power: float
+    user_metrics: Sequence[UserMetric] = ()
 
     def compare(self, frames: Mapping[str, pd.DataFrame], **options: Any) -> ComparisonReport:
         """``analysis.compare`` with these choices; a metric they name that the report lacks
@@ -714,7 +741,12 @@ class Analysis:
 
         try:
             return compare(
-                frames, headline=self.headline, margins=self.margins, power=self.power, **options
+                frames,
+                headline=self.headline,
+                margins=self.margins,
+                power=self.power,
+                user_metrics=self.user_metrics,
+                **options,
             )
         except CompareError as exc:
             raise click.UsageError(str(exc)) from None

@@ -12,6 +12,7 @@ from ckdsl.commands.common import (
     NAME,
     NamedPath,
     bot_specs,
+    check_keep_events,
     jobs_option,
     json_option,
     prepared,
@@ -23,6 +24,7 @@ from ckdsl.commands.common import (
     table_layout_option,
     table_map_option,
     table_of,
+    user_metric_args,
     user_metric_options,
 )
 
@@ -110,6 +112,7 @@ def simulate_command(
     """
     from ckdsl.sim import require_extra
 
+    check_keep_events(keep_events, out)
     map_name, layout, players = table_of(rules, map_name, layout, players)
     specs = bot_specs(players)
     require_extra()
@@ -180,10 +183,7 @@ def _command_line(
         line += ["--layout", experiment.layout]
     if experiment.label is not None:
         line += ["--label", experiment.label]
-    for name, formula in experiment.metrics:
-        line += ["--metric", f"{name}={formula}"]
-    if experiment.keep_events:
-        line.append("--keep-events")
+    line += user_metric_args(experiment.metrics, experiment.keep_events)
     if jobs is not None:
         line += ["--jobs", str(jobs)]
     if scheduler is not None:

@@ -83,7 +83,9 @@ def report_command(
         require_extra("matplotlib")
     check_writable(report_path, plots_dir, None)
     stored = load(folder, base)
-    analysis = Analysis(parse_headline(headline), parse_margins(margins), power)
+    analysis = Analysis(
+        parse_headline(headline), parse_margins(margins), power, stored.user_metrics
+    )
     first = stored.frames[stored.base]
     stopping = StoppingRule("fixed", int(first["seed_index"].nunique()), len(first))
     report = analysis.compare(

@@ -103,6 +103,7 @@ def try_build(
         pieces.place_knight(game, player, at, 1, False)
     else:
         build(game, player, piece, at)
+    pieces.run_placed(game, "built", player, piece, at)
     return True
 
 

@@ -157,7 +157,7 @@ class CompiledRules:
     cards: Mapping[str, Card]
     barbarian_track: int
     defender_points: int
-    defender_supply: int
+    defender_supply: int  # NO_LIMIT (-1): `supply: unlimited`
     longest_road_points: int
     longest_road_min: int
     params: Mapping[str, Param]
@@ -208,6 +208,14 @@ class CompiledRules:
         if not isinstance(value, tuple):
             raise TypeError(f"parameter '{name}' is {value!r}, not a list of names")
         return value
+
+
+NO_LIMIT: Final = -1
+"""A supply without limit (`supply: unlimited`)."""
+
+
+def _supply(value: object) -> int:
+    return NO_LIMIT if value == "unlimited" else int(str(value))
 
 
 def compile_rules(ruleset: RuleSet, programs: Programs) -> CompiledRules:
@@ -289,7 +297,7 @@ def compile_rules(ruleset: RuleSet, programs: Programs) -> CompiledRules:
         cards=frozen(cards),
         barbarian_track=int(barbarians["track_length"]),
         defender_points=int(titles["defender"]["points"]),
-        defender_supply=int(titles["defender"]["supply"]),
+        defender_supply=_supply(titles["defender"]["supply"]),
         longest_road_points=int(titles["longest_road"]["points"]),
         longest_road_min=int(titles["longest_road"]["min_length"]),
         params=frozen({**DECISION_BUDGETS, **data["parameters"]}),

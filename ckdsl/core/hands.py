@@ -64,4 +64,6 @@ def steal(game: Game, player: int, victim: int) -> str | None:
     transfer(game, victim, player, g, 1)
     good = game.rules.goods[g]
     game.log("steal", player, victim=victim, good=good)
+    if "stolen" in game.rules.programs.hooks:  # the rule set's hook, if it has one
+        game.run_hook("stolen", player, {"victim": victim, "g": good})
     return good

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ckdsl.core import derived
+from ckdsl.core import derived, pieces
 from ckdsl.core.board_rules import longest_road
 from ckdsl.core.progress import hand_limit
 from ckdsl.core.state import CITY, DAMAGED, NOBODY, SETTLEMENT
@@ -107,7 +107,7 @@ def _cards(game: Game, out: list[str]) -> None:
         over = len(me.progress) > hand_limit(game, p, own_turn=False)
         if p != state.current and not waiting and over:
             out.append(f"player {p}: {len(me.progress)} progress cards off their turn")
-    if sum(p.defender for p in state.players) > rules.defender_supply:
+    if pieces.defenders_left(game) < 0:  # (no limit: turn_limit, one attack a turn at most)
         out.append("more Defender of Catan cards given than there are")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ckdsl.core import board_rules
+from ckdsl.core.compiled import NO_LIMIT
 from ckdsl.core.state import (
     ACTIVATED_THIS_TURN,
     CITY,
@@ -19,11 +20,23 @@ from ckdsl.core.state import (
     NOBODY,
     SETTLEMENT,
 )
+from ckdsl.core.values import Variables
 
 if TYPE_CHECKING:
     from ckdsl.turn.game import Game
 
 BUILDING_PIECE = {SETTLEMENT: "settlement", CITY: "city", DAMAGED: "city"}
+
+
+def run_placed(game: Game, hook: str, player: int, piece: str, at: int) -> None:
+    """The rule set's `setup_placed` or `built` hook for a piece ``player`` put at ``at``
+    (an edge for a road, else an intersection), if it declares one: a rule set without
+    it pays one look-up (docs/dsl.md, "Hooks")."""
+    if hook in game.rules.programs.hooks:
+        road = piece == "road"
+        where: Variables = {"piece": piece, "i": NOBODY if road else at,
+                            "e": at if road else NOBODY}  # fmt: skip
+        game.run_hook(hook, player, where)
 
 
 # --- settlements and cities ---------------------------------------------------------------
@@ -348,11 +361,21 @@ def move_merchant(game: Game, player: int, tile: int) -> None:
 # --- the barbarians --------------------------------------------------------------------------
 
 
+def defenders_left(game: Game) -> int:
+    """How many Defender of Catan cards are left. With `supply: unlimited` (the base
+    rules: the pages set no limit), ``turn_limit`` less those given: at most one attack a
+    turn, so it never comes to none."""
+    rules = game.rules
+    supply = rules.defender_supply
+    if supply == NO_LIMIT:
+        supply = rules.number("turn_limit")
+    return supply - sum(p.defender for p in game.state.players)
+
+
 def award_defender(game: Game, player: int) -> None:
     """Give ``player`` a Defender of Catan card (its points), if one is left."""
     state, rules = game.state, game.rules
-    given = sum(p.defender for p in state.players)
-    if given >= rules.defender_supply:
+    if rules.defender_supply != NO_LIMIT and defenders_left(game) <= 0:
         game.log("defender_none_left", player)
         return
     state.players[player].defender += 1
@@ -405,4 +428,6 @@ def points_breakdown(game: Game, player: int) -> dict[str, int]:
     add("defender", me.defender * rules.defender_points)
     for card in me.revealed:
         add(card, rules.cards[card].points)
+    for title, (_, given) in state.titles.items():  # declared in data (ckdsl.turn.titles)
+        add(title, given[player])
     return out

@@ -117,10 +117,16 @@ class GameState:
     turn_decisions: int = 0  # answers given since this turn began
     logged: int = 0  # events logged this game (``Game.log``: the budget of the log)
     step_logged: int = 0  # events logged since the last answer
+    # The titles and points declared in data (``ckdsl.turn.titles``), by id: who holds
+    # each (none for points by formula) and the points it gives each player now.
+    titles: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
-        """The whole state as JSON-ready data."""
+        """The whole state as JSON-ready data (without ``titles`` when the rule set
+        declares none: a game of such rules has the digest it always had)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not self.titles:
+            del data["titles"]
         data["players"] = [{f.name: getattr(p, f.name) for f in fields(p)} for p in self.players]
         return data
 
@@ -171,6 +177,7 @@ class GameState:
             self.turn_decisions,
             self.logged,
             self.step_logged,
+            dict(self.titles) if self.titles else {},
         )
 
     def digest(self) -> str:

@@ -29,6 +29,7 @@ from ckdsl.dsl.base.types import (
     INT,
     INTERSECTION,
     KNIGHT,
+    PIECE,
     PLAYER,
     TILE,
     TRACK,
@@ -43,7 +44,7 @@ from ckdsl.dsl.compiler.statements import Compiler
 from ckdsl.dsl.source import diagnostic
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer, obj
 from ckdsl.rules import disk
-from ckdsl.rules.checks import effects, entries
+from ckdsl.rules.checks import ENGINE_TITLES, effects, entries
 from ckdsl.rules.positions import Positions
 from ckdsl.rules.ruleset import RuleSet
 from ckdsl.rules.ruleset import load_ruleset as load_data
@@ -74,6 +75,13 @@ ENTRY_HOOKS: dict[str, dict[str, Type]] = {
     "city_lost": {"c": CITY},  # the barbarians take a city (me: its owner; c: the city)
     "knight_acted": {"k": KNIGHT},  # knight k of me moved, displaced or chased the robber
     "card_played": {"c": CARD},  # me plays progress card c (before its effect)
+    # me placed a piece in set-up / built one (a move or an effect's `build`): the piece,
+    # and where: i, its intersection (a road: -1), or e, its edge (a road's; else -1)
+    "setup_placed": {"piece": PIECE, "i": INTERSECTION, "e": EDGE},
+    "built": {"piece": PIECE, "i": INTERSECTION, "e": EDGE},
+    "stolen": {"victim": PLAYER, "g": GOOD},  # me stole good g from victim (one card)
+    # declared: the robber's steal (a 7, a chase) offers "steal nothing", which runs it
+    "steal_declined": {},
 }
 """The hooks the turn machine runs itself, with their variables: the contract between
 the engine and a rule set. Every other hook runs only when a hook says `run` it."""
@@ -120,6 +128,20 @@ class FirstItem(Protocol):
 
 
 @dataclass(frozen=True)
+class DeclaredTitle:
+    """A title or source of points the rule set declares (``titles.<id>`` other than the
+    engine's two): its points (a formula for ``p``, or ``constant``), and for a title
+    the score that decides its holder (docs/variants.md, "Titles and points by formula")."""
+
+    id: str
+    points: Fn | None  # None: ``constant``
+    constant: int
+    score: Fn | None  # None: points for every player, no holder
+    at_least: int
+    ties: str  # keep | nobody | shared
+
+
+@dataclass(frozen=True)
 class Action:
     """A main-phase action of the rule set: its price, condition and effect."""
 
@@ -159,6 +181,8 @@ class Programs:
     # top-level `and`s, each part compiled alone (``ckdsl.dsl.conjuncts``): read only to
     # say why an answer is refused (``ckdsl.turn.refusals``), never to list options.
     conjuncts: Mapping[JsonPath, tuple[tuple[str, Fn], ...]] = field(default_factory=dict)
+    # The titles and points declared in data, in the order written (``ckdsl.turn.titles``).
+    titles: tuple[DeclaredTitle, ...] = ()
     # Each card's opening (``Program.opening``): instructions the runtime reads, passed on.
     openings: Mapping[str, tuple[tuple[object, ...], ...]] = field(init=False)
     # What each card's opening reads of the state (``Program.opening_reads``; None:
@@ -228,6 +252,11 @@ class Programs:
             return self.win if path[1] == "win" else self.discard_limit
         if path[0] == "allow":
             return self.allow.get(str(path[1]))
+        if path[0] == "titles":
+            for title in self.titles:
+                if title.id == path[1]:
+                    return title.score if path[-1] == "score" else title.points
+            return None
         action = self.actions.get(str(path[1]))
         return action.allow if action is not None else None
 
@@ -325,6 +354,11 @@ def conditions(data: JsonObject) -> Iterator[tuple[JsonPath, str, dict[str, Type
         condition = spec.get("allow")
         if isinstance(condition, str):
             yield ("actions", key, "allow"), condition, {}, BOOL
+    for key, spec in entries(data.get("titles")):
+        for part in ("points", "score") if key not in ENGINE_TITLES else ():
+            formula = spec.get(part)
+            if isinstance(formula, str):
+                yield ("titles", key, part), formula, {"p": PLAYER}, INT
 
 
 def load_ruleset(
@@ -451,7 +485,28 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
         discard_limit_reads=_reads(data, names, ("turn", "discard_limit")),
         discard_limit=fns.get(("turn", "discard_limit")),
         conjuncts=parts,
+        titles=_titles(data, fns),
     )
+
+
+def _titles(data: JsonObject, fns: Mapping[JsonPath, Fn | None]) -> tuple[DeclaredTitle, ...]:
+    """The titles and points the rule set declares, compiled (``DeclaredTitle``)."""
+    out = []
+    for key, spec in entries(data.get("titles")):
+        if key in ENGINE_TITLES:
+            continue
+        points = spec.get("points")
+        out.append(
+            DeclaredTitle(
+                key,
+                fns.get(("titles", key, "points")),
+                points if isinstance(points, int) else 0,
+                fns.get(("titles", key, "score")),
+                integer(spec.get("at_least", 1)),
+                jsondata.text(spec.get("ties", "keep")),
+            )
+        )
+    return tuple(out)
 
 
 def _at(data: JsonObject, path: JsonPath) -> JsonValue:

@@ -242,5 +242,6 @@ _NAMED: Mapping[FieldType, str] = {
     "track": "tracks",
     "action": "actions",  # a variant's own, named in its `names:` (the id if not)
     "hook": "hooks",
+    "title": "titles",
 }
 """Field types shown by their name in a ``names`` table of the locale."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ckdsl.board.maps import GENERIC
 from ckdsl.board.svg import Piece, Spot, Token, Track, Words, render_svg
 from ckdsl.core.decisions import Option
 from ckdsl.core.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
@@ -31,6 +32,7 @@ SCREEN_COLOURS = {
     "orange": "#ef6c00",
     "green": "#2e7d32",
     "brown": "#6d4c41",
+    "yellow": "#f9a825",
 }
 
 # Which place an option names, by its verb: the kind of place and the option's field.
@@ -162,15 +164,31 @@ def position_tokens(game: Game, catalog: Catalog) -> list[Token]:
     return tokens
 
 
-def board_words(catalog: Catalog) -> Words:
-    """The picture's words in the catalog's language."""
-    return Words(
+def harbor_rate(game: Game, kind: str) -> int:
+    """docs/rules.md "Trading": how many of a good a harbor of ``kind`` takes for one,
+    from the rule set (a generic harbor any good, a special one its own)."""
+    rules = game.rules
+    return rules.number("generic_harbor_rate" if kind == GENERIC else "special_harbor_rate")
+
+
+def harbor_label(game: Game, catalog: Catalog, kind: str) -> str:
+    """A harbor as the boards label it: "3:1", "2:1 Grain" (the rule set's rates)."""
+    rate = f"{harbor_rate(game, kind)}:1"
+    return rate if kind == GENERIC else f"{rate} {catalog.good_name(kind)}"
+
+
+def board_words(catalog: Catalog, game: Game | None = None) -> Words:
+    """The picture's words in the catalog's language (with ``game``, its harbors' rates)."""
+    words = Words(
         terrain=lambda t: catalog.name("terrains", t),
         good=catalog.good_name,
         tile=lambda t: catalog.message("board_tile", tile=t),
         legend=catalog.message("board_legend"),
         barbarians=catalog.name("concepts", "barbarians"),
     )
+    if game is None:
+        return words
+    return replace(words, harbor=lambda kind: harbor_label(game, catalog, kind))
 
 
 def position_svg(
@@ -196,7 +214,7 @@ def position_svg(
         tokens=position_tokens(game, catalog),
         spots=position_spots(game) if highlight else (),
         track=Track(game.state.barbarians, game.rules.barbarian_track),
-        words=board_words(catalog),
+        words=board_words(catalog, game),
     )
 
 

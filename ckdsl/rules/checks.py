@@ -387,6 +387,75 @@ def _parameters(ctx: _Context) -> None:
         )
 
 
+ENGINE_TITLES: dict[str, tuple[str, ...]] = {
+    "defender": ("supply",),  # awarded by `award defender` (the `best_defender` hook)
+    "longest_road": ("min_length",),  # kept by the engine as roads are built and cut
+}
+"""The titles the engine awards itself, with the keys they need; any other title is
+declared in data (a `score`, or points by formula: ``ckdsl.turn.titles``)."""
+
+TITLE_ONLY_KEYS = ("score", "at_least", "ties")
+
+
+def _titles(ctx: _Context) -> None:
+    """The engine's two titles are there, with their keys; every other one has a `score`
+    (a title) or its `points` by formula, and no key of the engine's titles. Its id is
+    not a piece's nor a card's: a player's points are shown by source, and one id names
+    one source."""
+    titles = ctx.section("titles")
+    for key, needs in ENGINE_TITLES.items():
+        if key not in titles:
+            message = (
+                f"the engine's title '{key}' is missing: it awards it itself (change its "
+                "points, never take it away)"
+            )
+            removed = ctx.removed.get(("titles", key))
+            if removed is not None:  # at the variant's `remove`
+                ctx.out.append(Diagnostic.at(removed.pos, message, ("titles", key)))
+            else:
+                ctx.error(("titles",), message)
+            continue
+        spec = _mapping(titles[key])
+        for need in needs:
+            if need not in spec:
+                ctx.error(("titles", key), f"the title '{key}' needs `{need}`")
+        for extra in TITLE_ONLY_KEYS:
+            if extra in spec:
+                why = f"'{key}' is the engine's, which awards it itself"
+                message = f"`{extra}` is for a title declared in data; {why}"
+                ctx.error(("titles", key, extra), message, at_key=True)
+        if isinstance(spec.get("points"), str):
+            message = f"the engine's title '{key}' is worth a number of points, not a formula"
+            ctx.error(("titles", key, "points"), message)
+    pieces, cards = ctx.section("pieces"), ctx.section("cards")
+    for key, spec in entries(titles):
+        if key in ENGINE_TITLES:
+            continue
+        for own, needs in ENGINE_TITLES.items():
+            for need in needs:
+                if need in spec:
+                    message = f"`{need}` is for the title '{own}' only"
+                    ctx.error(("titles", key, need), message, at_key=True)
+        if key in pieces or key in cards:
+            what = "piece" if key in pieces else "card"
+            message = (
+                f"'{key}' is a {what} already: a title needs an id of its own (the tables "
+                "show points by source)"
+            )
+            ctx.error(("titles", key), message, at_key=True)
+        if "score" not in spec:
+            if not isinstance(spec.get("points"), str):
+                message = (
+                    "a title needs a `score` (a formula for `p`: the highest holds it), or "
+                    "its `points` as a formula for every player"
+                )
+                ctx.error(("titles", key), message, at_key=True)
+            for extra in ("at_least", "ties"):
+                if extra in spec:
+                    message = f"`{extra}` goes with `score`: points by formula have no holder"
+                    ctx.error(("titles", key, extra), message, at_key=True)
+
+
 CHECKS: tuple[Callable[[_Context], None], ...] = (
     _goods,
     _costs,
@@ -397,6 +466,7 @@ CHECKS: tuple[Callable[[_Context], None], ...] = (
     _revealed_cards,
     _dice,
     _parameters,
+    _titles,
 )
 
 

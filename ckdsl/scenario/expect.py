@@ -174,6 +174,7 @@ _ACTUAL: dict[str, Callable[[Game], Shown]] = {
     ),
     "road_length": lambda g: _per_player(g, lambda p: g.state.players[p].road_length),
     "longest_road": lambda g: _colour(g, g.state.longest_road_holder),
+    "titles": lambda g: _titles(g),
     "robber": lambda g: g.state.robber,
     "robber_unlocked": lambda g: g.state.robber_unlocked,
     "bank": lambda g: dict(zip(g.rules.goods, g.state.bank, strict=True)),
@@ -206,6 +207,18 @@ _ACTUAL: dict[str, Callable[[Game], Shown]] = {
 }
 
 
+def _titles(game: Game) -> dict[str, Shown]:
+    """Who holds each title the rule set declares (``ckdsl.turn.titles``): a colour, None,
+    or the colours of a shared title in seat order."""
+    out: dict[str, Shown] = {}
+    for title in game.rules.programs.titles:
+        if title.score is not None:
+            holders = game.state.titles.get(title.id, ((), ()))[0]
+            shown = [_colour(game, p) for p in holders]
+            out[title.id] = shown if len(shown) > 1 else (shown[0] if shown else None)
+    return out
+
+
 def same(game: Game, field: str, expected: JsonValue, actual: Shown) -> bool:
     """Whether an expected value (as written) matches the actual one: lists in any order,
     amounts of 0 left out, knights by their intersection with only the keys given (a level
@@ -219,7 +232,7 @@ def same(game: Game, field: str, expected: JsonValue, actual: Shown) -> bool:
         return Counter(map(_canonical, _elements(expected))) == Counter(
             map(_canonical, _elements(actual))
         )
-    if field == "counters" and isinstance(expected, dict):
+    if field in ("counters", "titles") and isinstance(expected, dict):
         return isinstance(actual, Mapping) and all(actual.get(k) == v for k, v in expected.items())
     if field in ("metropolises", "merchant", "supply") and isinstance(expected, dict):
         return isinstance(actual, Mapping) and all(actual.get(k) == v for k, v in expected.items())

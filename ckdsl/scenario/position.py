@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ckdsl.core import pieces
+from ckdsl.core.compiled import NO_LIMIT
 from ckdsl.core.frames import ability_tasks
 from ckdsl.core.hands import transfer
 from ckdsl.core.state import (
@@ -381,9 +382,9 @@ class _Placer:
                 me.revealed.append(card)
                 game.add_points(p, game.rules.cards[card].points)
         if "defender" in spec:
-            given = sum(q.defender for q in state.players)
+            left = pieces.defenders_left(game)
             count = integer(spec["defender"])
-            if given + count > game.rules.defender_supply:
+            if count > left and game.rules.defender_supply != NO_LIMIT:
                 self.report((*at, "defender"), f"there are only {game.rules.defender_supply} "
                                                "Defender of Catan cards")  # fmt: skip
             else:

@@ -9,7 +9,7 @@ batch - 1``, the same seeds under every rule set), and the test is only ever com
 whole batches of whole seeds: every rotation of a seed under both rule sets, so no partial
 pair is analysed.
 
-The metrics (``--metric``) are per-seed differences B − A:
+The metrics (``--sprt-metric``) are per-seed differences B − A:
 
 - ``seat1``, ``seat2``, ...: the share of the seed's games (its rotations) that the seat
   won, a difference in [−1, 1]; ``h0``/``h1`` are in win-rate units (0.03 = 3 points);

@@ -18,7 +18,7 @@ import pandas as pd  # type: ignore[import-untyped, unused-ignore]
 
 from ckdsl.diagnostics import CkdslError, Diagnostic
 from ckdsl.jsondata import JsonObject, arr, obj
-from ckdsl.sim.compare.specs import StoreFacts
+from ckdsl.sim.compare.specs import StoreFacts, UserMetric
 from ckdsl.sim.provenance import describe
 from ckdsl.sim.store import MANIFEST, read_manifest, read_results
 
@@ -35,6 +35,7 @@ class StoredComparison:
     stores: dict[str, StoreFacts]
     commands: tuple[str, ...]  # the command lines that played the games, oldest first
     created: str
+    user_metrics: tuple[UserMetric, ...] = ()  # the --metric columns of the base's folder
 
 
 def _fail(where: Path, message: str) -> CkdslError:
@@ -87,7 +88,9 @@ def load(folder: Path | str, base: str | None = None) -> StoredComparison:
             "sources": describe(manifest),
         }
     created = str(manifests[chosen][1].get("created", ""))
-    return StoredComparison(root, chosen, frames, stores, tuple(commands), created)
+    experiment = obj(manifests[chosen][1].get("experiment", {}))
+    user = tuple(UserMetric.from_json(obj(m)) for m in arr(experiment.get("metrics") or []))
+    return StoredComparison(root, chosen, frames, stores, tuple(commands), created, user)
 
 
 def _int(value: object) -> int | None:

@@ -61,7 +61,8 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
             for t, track in enumerate(rules.tracks)
         )
         sources = ", ".join(
-            f"{source_name(catalog, source)} {n}" for source, n in points_breakdown(game, p).items()
+            f"{source_name(game, catalog, source)} {n}"
+            for source, n in points_breakdown(game, p).items()
         )
         head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')} ({sources})"
         if p == seat:
@@ -142,7 +143,8 @@ def _goods(catalog: Catalog, amounts: dict[str, int]) -> str:
 
 def title_line(game: Game, catalog: Catalog) -> str:
     """Who holds what a player can hold alone or take from another: Longest Road, the
-    Defender of Catan cards, each track's metropolis, the merchant."""
+    Defender of Catan cards, the titles the rule set declares (``ckdsl.turn.titles``),
+    each track's metropolis, the merchant."""
     state, rules = game.state, game.rules
     colours = rules.names("player_colours")
 
@@ -156,6 +158,11 @@ def title_line(game: Game, catalog: Catalog) -> str:
     if defenders:
         held = ", ".join(who(p) + (f" ×{n}" if n > 1 else "") for p, n in defenders)
         parts.append(f"{catalog.name('titles', 'defender')}: {held}")
+    for title in rules.programs.titles:
+        if title.score is not None:
+            holders = state.titles.get(title.id, ((), ()))[0]
+            held = ", ".join(who(p) for p in holders) or who(NOBODY)
+            parts.append(f"{catalog.name('titles', title.id)}: {held}")
     for t, track in enumerate(rules.tracks):
         at = state.metropolis[t]
         if at != NOBODY:
@@ -169,9 +176,9 @@ def title_line(game: Game, catalog: Catalog) -> str:
     return " · ".join(parts)
 
 
-def source_name(catalog: Catalog, source: str) -> str:
+def source_name(game: Game, catalog: Catalog, source: str) -> str:
     """The name of a source of points (``pieces.points_breakdown``)."""
-    if source in ("longest_road", "defender"):
+    if source in ("longest_road", "defender") or source in game.state.titles:
         return catalog.name("titles", source)
     if source in ("settlement", "city", "metropolis", "merchant"):
         return catalog.name("pieces", source)

@@ -34,7 +34,7 @@ from ckdsl.reports.position import position_svg
 from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, start, write_save
 from ckdsl.table.answers import localized, read_localized
 from ckdsl.table.status import option_lines, status_lines
-from ckdsl.table.textboard import text_board
+from ckdsl.table.textboard import Styled, styled_board
 from ckdsl.turn.game import Event, Game
 from ckdsl.turn.notation import format_option, parse_answer
 
@@ -90,6 +90,23 @@ class PromptConsole(LineConsole):
 
         completer = WordCompleter(list(completions), sentence=True, match_middle=True)
         return self._session.prompt(prompt, completer=completer, complete_while_typing=False)
+
+    def show(self, lines: Sequence[Styled]) -> None:
+        """Lines with styles (the board's colours), as the terminal can show them (none
+        with NO_COLOR set)."""
+        from prompt_toolkit import print_formatted_text
+        from prompt_toolkit.formatted_text import FormattedText
+
+        runs = [run for line in lines for run in [*line, ("", "\n")]]
+        print_formatted_text(FormattedText(runs), end="")
+
+
+def say_board(console: Console, lines: Sequence[Styled]) -> None:
+    """The text board: in colour on a terminal, plain elsewhere (its marks read alike)."""
+    if isinstance(console, PromptConsole):
+        console.show(lines)
+    else:
+        console.say("\n".join("".join(text for _, text in line) for line in lines))
 
 
 def console() -> Console:
@@ -167,7 +184,7 @@ class Table:
         decks = [deck[:] for deck in game.state.decks]
         self.marks.append(_Mark(len(game.history), dict(game.state.rng), decks))
         if game.pending.kind.startswith("setup"):  # choose a spot on the board, not a number
-            self.console.say("\n".join(["", *text_board(game, self.catalog)]))
+            say_board(self.console, [[], *styled_board(game, self.catalog)])
         self.console.say("\n".join(["", *status_lines(game, self.catalog, player)]))
         self.console.say("\n".join(option_lines(game, self.catalog, options)))
         answers = [localized(game, self.catalog, o) for o in options]
@@ -195,7 +212,7 @@ class Table:
             elif word == "board":
                 self._write_board(Path(rest) if rest else self.board_path)
             elif word == "map":
-                self.console.say("\n".join(text_board(game, self.catalog)))
+                say_board(self.console, styled_board(game, self.catalog))
             elif word == "card":
                 self.console.say(self._card_text(rest))
             elif word == "log":

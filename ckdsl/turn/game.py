@@ -63,7 +63,7 @@ from ckdsl.core.view import PlayerView
 from ckdsl.dsl import runtime
 from ckdsl.events import EventKind
 from ckdsl.rng import Stream, derive, streams
-from ckdsl.turn import actions, cards, refusals, setup, turn
+from ckdsl.turn import actions, cards, refusals, setup, titles, turn
 from ckdsl.turn.cards import PlayableKey
 
 if TYPE_CHECKING:
@@ -385,7 +385,10 @@ class Game:
         and ``pending`` lists it when asked)."""
         state = self.state
         queue = state.queue
+        declared = self.rules.programs.titles
         while True:
+            if declared:  # the rule set's own titles and points, before the win is checked
+                titles.recount(self)
             # docs/rules.md, "Winning": the player whose turn it is wins the moment they
             # have the points, even in the middle of a card's effect; the game then stops
             # as it stands.

@@ -47,7 +47,7 @@ _TASK_VERBS: Mapping[str, frozenset[str]] = {
     "gold": frozenset({"take"}),
     "discard_progress": frozenset({"discard_card"}),
     "robber": frozenset({"robber"}),
-    "steal": frozenset({"steal"}),
+    "steal": frozenset({"steal", "no_steal"}),
     "reward": frozenset({"reward"}),
     "pillage": frozenset({"lose_city"}),
     "metropolis": frozenset({"metropolis"}),

@@ -33,6 +33,7 @@ def decision(game: Game) -> Decision:
 
 def _on_settlement(game: Game, player: int, option: Option) -> None:
     pieces.place_building(game, player, option[1], SETTLEMENT)
+    pieces.run_placed(game, "setup_placed", player, "settlement", option[1])
     game.state.setup_step += 1
 
 
@@ -48,11 +49,13 @@ def _on_city(game: Game, player: int, option: Option) -> None:
                 game.log("produce", player, goods={rules.goods[g]: got})
         if production.choice:
             state.queue.append(GoldTask("gold", player, production.choice))
+    pieces.run_placed(game, "setup_placed", player, "city", i)  # its start resources given
     state.setup_step += 1
 
 
 def _on_road(game: Game, player: int, option: Option) -> None:
     pieces.place_road(game, player, option[1])
+    pieces.run_placed(game, "setup_placed", player, "road", option[1])
     state = game.state
     state.setup_step += 1
     if state.setup_step == len(game.setup_order):

@@ -116,12 +116,23 @@ def victims(game: Game, player: int, tile: int) -> list[int]:
 
 
 def _steal_options(game: Game, task: Task) -> tuple[Option, ...]:
+    """Whom the robber's mover may steal from; and, when the rule set declares a
+    `steal_declined` hook, "steal nothing" (that hook then says what comes instead:
+    docs/dsl.md, "Hooks")."""
     player = expect(task, StealTask).player
-    return tuple(("steal", q) for q in victims(game, player, game.state.robber))
+    options: tuple[Option, ...] = tuple(
+        ("steal", q) for q in victims(game, player, game.state.robber)
+    )
+    if "steal_declined" in game.rules.programs.hooks:
+        options += (("no_steal",),)
+    return options
 
 
 def _on_steal(game: Game, player: int, option: Option) -> None:
     game.state.queue.pop(0)
+    if option[0] == "no_steal":
+        game.run_hook("steal_declined", player)
+        return
     steal(game, player, option[1])
 
 
@@ -232,6 +243,7 @@ VERBS = (
     Verb("take", "take {1}"),
     Verb("robber", "move robber to {1}"),
     Verb("steal", "steal from {1:player}"),
+    Verb("no_steal", "steal nothing"),
     Verb("end", "end turn", main=_on_end),
 )
 AUTO_TASKS = {

@@ -62,6 +62,7 @@ BUNDLE = Type("bundle")
 HOOK = Type("hook")  # a hook of the rule set, by id (`run attack`)
 COUNTER = Type("counter")  # a counter of the rule set, by id
 PHASE = Type("phase")  # a phase of the rule set, by id
+PIECE = Type("piece")  # a piece of the rule set, by id (road, settlement, city, ...)
 ANY = Type("any")
 
 _ARTICLE = {

@@ -20,6 +20,7 @@ from ckdsl.dsl.base.types import (
     COUNTER,
     HOOK,
     PHASE,
+    PIECE,
     RESOURCE,
     TERRAIN,
     TRACK,
@@ -139,6 +140,7 @@ class Names:
             ("hooks", HOOK),
             ("counters", COUNTER),
             ("phases", PHASE),
+            ("pieces", PIECE),
         ):
             for key in keys(section):
                 ids[key] = kind

@@ -101,6 +101,43 @@ def _harbors(env: Env, p: int) -> list[int]:
 
 
 @function(
+    "harbor_for",
+    (INTERSECTION, GOOD),
+    BOOL,
+    "whether intersection i is on the special harbor of good g (2:1 in the base rules; a "
+    "generic harbor is no good's)",
+    reads=(),
+)
+def _harbor_for(env: Env, i: int, g: str) -> bool:
+    return env.game.harbor_at.get(i) == g
+
+
+@function(
+    "trade_rate",
+    (PLAYER, GOOD),
+    INT,
+    "how many of good g p gives the bank for one good now (the bank's rate, p's harbors, "
+    "the merchant, the Merchant Guild, a card's `grant rate`)",
+)
+def _trade_rate(env: Env, p: int, g: str) -> int:
+    game = env.game
+    return game.state.players[p].rates[game.rules.good_index[g]]
+
+
+@function(
+    "first_settlement",
+    (PLAYER,),
+    BUILDING,
+    "p's first settlement of the set-up (a city now, perhaps); if it is gone, p's oldest "
+    "building still standing (-1: none)",
+    reads=("buildings",),
+)
+def _first_settlement(env: Env, p: int) -> int:
+    buildings = env.game.state.players[p].buildings
+    return buildings[0] if buildings else NOBODY
+
+
+@function(
     "goods_of",
     (TERRAIN,),
     list_of(GOOD),
@@ -114,6 +151,23 @@ def _goods_of(env: Env, terrain: str) -> list[str]:
     if found is None:
         return []
     return [rules.goods[g] for g, n in found["city"].goods if n > 0]
+
+
+@function(
+    "terrains_of",
+    (GOOD,),
+    list_of(TERRAIN),
+    "the terrains whose tiles yield good g (to a settlement or a city): `goods_of` turned round",
+    reads=(),
+)
+def _terrains_of(env: Env, g: str) -> list[str]:
+    rules = env.game.rules
+    index = rules.good_index[g]
+    return [
+        terrain
+        for terrain, by_building in rules.production.items()
+        if any(good == index and n > 0 for p in by_building.values() for good, n in p.goods)
+    ]
 
 
 @function(

@@ -168,10 +168,15 @@ def _settlements_left(env: Env, p: int) -> int:
     return env.game.state.players[p].supply["settlement"]
 
 
-@function("defenders_left", (), INT, "how many Defender of Catan cards are left")
+@function(
+    "defenders_left",
+    (),
+    INT,
+    "how many Defender of Catan cards are left (with `supply: unlimited`, `turn_limit` less "
+    "those given: never none)",
+)
 def _defenders_left(env: Env) -> int:
-    state = env.game.state
-    return env.game.rules.defender_supply - sum(p.defender for p in state.players)
+    return pieces.defenders_left(env.game)
 
 
 @verb(

@@ -21,6 +21,7 @@ from ckdsl.sim.compare.specs import (
     REPORT_VERSION,
     CompareError,
     StoreFacts,
+    UserMetric,
     _as_list,
     _context,
     _f,
@@ -268,6 +269,7 @@ def compare(
     headline: Sequence[str] | None = None,
     margins: Mapping[str, float] | None = None,
     power: float = 0.8,
+    user_metrics: Sequence[UserMetric] = (),
 ) -> ComparisonReport:
     """Compare every rule set in ``frames`` with ``frames[base]``.
 
@@ -282,7 +284,9 @@ def compare(
     interest, in the metric's own units (0.03 for 3 points of a rate): a TOST equivalence
     verdict for each; the key :data:`EVERY_RATE`: every headline metric in percentage points and
     every seat's win rate. ``power``: of
-    the minimum detectable effects. A wrong type of argument is a TypeError naming it."""
+    the minimum detectable effects. ``user_metrics``: the columns of the user's own formulas
+    (``--metric``), reported as the other metrics are (in the group "user"). A wrong type of
+    argument is a TypeError naming it."""
     _check_arguments(frames, base, level, seed, stopping, stores, progress, headline, margins)
     power = arguments.number(power, "power")
     if base not in frames:
@@ -295,7 +299,7 @@ def compare(
     for label in labels:
         _require(frames[label], label)
     ordered = {label: _sorted(frames[label]) for label in labels}
-    context = _context(list(ordered.values()))
+    context = _context(list(ordered.values()), user_metrics)
     specs = (
         metric_specs(context)
         if headline is None

@@ -30,6 +30,7 @@ __all__ = [
     "SEAT_BALANCE",
     "CompareError",
     "MetricSpec",
+    "UserMetric",
     "choose_headline",
     "metric_name",
     "metric_specs",
@@ -271,6 +272,38 @@ def _bots(frames: Iterable[pd.DataFrame]) -> list[str]:
 
 
 @dataclass(frozen=True)
+class UserMetric:
+    """A column of the user's own (``--metric NAME=FORMULA``, ``ckdsl.sim.user_metrics``), as
+    the manifest records it. A per-game one is a number per game; a per-player one a list
+    per game in seat order, reported as its total over the seats (as ``ckdsl sweep`` does)
+    and seat by seat (``NAME_seat_K``, as ``ckdsl simulate`` does)."""
+
+    name: str
+    formula: str
+    per_player: bool
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> UserMetric:
+        """From ``{"name", "formula", "per_player"}`` (``MetricFormula.describe()``)."""
+        return cls(str(data["name"]), str(data["formula"]), data.get("per_player") is True)
+
+    def specs(self, seats: int) -> list[MetricSpec]:
+        """Its rows in a report: the value per game, or the total and each seat's."""
+        label = f"{self.name} = {self.formula}"
+        if not self.per_player:
+            return [MetricSpec(self.name, label, "mean", "user")]
+        return [
+            MetricSpec(self.name, f"{label}, total over the seats", "mean", "user"),
+            *(
+                MetricSpec(
+                    f"{self.name}_seat_{s + 1}", f"{label}, {_label_seat(s)}", "mean", "user"
+                )
+                for s in range(seats)
+            ),
+        ]
+
+
+@dataclass(frozen=True)
 class _Context:
     """What the metric registry depends on: seats, tracks, cards, bots, columns present."""
 
@@ -281,6 +314,7 @@ class _Context:
     bots: tuple[str, ...]
     columns: frozenset[str]
     extra: tuple[str, ...] = ()
+    user: tuple[UserMetric, ...] = ()
 
 
 _BASE = frozenset(
@@ -302,13 +336,18 @@ def _known(name: str) -> bool:
     )
 
 
-def _context(frames: Sequence[pd.DataFrame]) -> _Context:
+def _context(frames: Sequence[pd.DataFrame], user: Sequence[UserMetric] = ()) -> _Context:
+    """What the metrics of ``frames`` depend on; ``user``: the user metrics among their
+    columns (those every frame has are reported; a numeric column neither known nor a user
+    metric is reported too, in the group "other")."""
     columns = frozenset.intersection(*(frozenset(f.columns) for f in frames))
+    mine = tuple(u for u in user if u.name in columns)
     extra = tuple(
         sorted(
             c
             for c in columns
             if not _known(c)
+            and all(c != u.name for u in mine)
             and all(
                 pd.api.types.is_numeric_dtype(f[c]) and not pd.api.types.is_bool_dtype(f[c])
                 for f in frames
@@ -327,6 +366,7 @@ def _context(frames: Sequence[pd.DataFrame]) -> _Context:
         bots=tuple(_bots(frames)),
         columns=columns,
         extra=extra,
+        user=mine,
     )
 
 
@@ -420,7 +460,9 @@ def _every_spec(context: _Context) -> list[MetricSpec]:
                 True,
             )
         )
-    # Exploratory panel.
+    # Exploratory panel: the user's metrics first (what the user asked to measure).
+    for user in context.user:
+        specs += user.specs(context.seats)
     specs.append(MetricSpec("winner_points", "winner's points", "mean", "points", "VP"))
     specs.append(MetricSpec("loser_points", "losers' mean points", "mean", "points", "VP"))
     for bot_index, bot in enumerate(context.bots):

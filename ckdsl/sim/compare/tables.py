@@ -125,6 +125,19 @@ def game_table(frame: pd.DataFrame, context: _Context) -> pd.DataFrame:
     for name in (*(c for c, _, _ in _COUNTS), *context.extra):
         if name in frame.columns:
             cols[name] = [_finite(v) for v in frame[name]]
+    for user in context.user:
+        if not user.per_player:
+            cols[user.name] = [_finite(v) for v in frame[user.name]]
+            continue
+        by_seat = [[_finite(v) for v in _as_list(x)] for x in frame[user.name]]
+        cols[user.name] = [
+            None if not seats or None in seats else sum(v for v in seats if v is not None)
+            for seats in by_seat
+        ]
+        for s in range(context.seats):
+            cols[f"{user.name}_seat_{s + 1}"] = [
+                seats[s] if s < len(seats) else None for seats in by_seat
+            ]
     if "attacks" in frame.columns and "attacks_lost" in frame.columns:
         cols["attacks_lost_share"] = [
             (lost / attacks) if attacks and lost is not None else None

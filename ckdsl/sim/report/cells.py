@@ -30,6 +30,7 @@ GROUP_TITLES = {
     "building": "Building",
     "trade": "Trade",
     "cards": "Progress cards, card by card",
+    "user": "Your metrics (--metric)",
     "other": "Other",
 }
 

@@ -16,6 +16,8 @@ from ckdsl.sim.report.cells import (
     _balance_text,
     _design_line,
     _gain_text,
+    _value,
+    format_p,
     headline_columns,
     headline_rows,
 )
@@ -54,15 +56,17 @@ def print_report(
     for comparison in report.comparisons:
         console.print()
         table = Table(
-            title=f"{comparison.variant} against {comparison.base}",
+            title=f"B: {comparison.variant} against A: {comparison.base}",
             caption=_design_line(report, comparison),
             box=box.SIMPLE_HEAD,
             title_justify="left",
             caption_justify="left",
         )
-        table.add_column("metric", ratio=1)
-        table.add_column(f"A: {comparison.base}", justify="right", no_wrap=True)
-        table.add_column(f"B: {comparison.variant}", justify="right", no_wrap=True)
+        # the rule sets' names in the title, not over their columns: a long name would
+        # squeeze the metric's column to nothing
+        table.add_column("metric", ratio=1, min_width=18)
+        table.add_column("A", justify="right", no_wrap=True)
+        table.add_column("B", justify="right", no_wrap=True)
         for name in headline_columns(report):
             if name == "signif.":
                 table.add_column(name, justify="center", no_wrap=True)
@@ -93,6 +97,13 @@ def print_report(
             console.print(Text(f"  • {d.spec.label}: {format_delta(d)}"))
         if len(found) > 12:
             console.print(f"  … and {len(found) - 12} more (see --json or --report)")
+        mine = [d for d in comparison.exploratory if d.spec.group == "user"]
+        if mine:  # what the user asked to measure, significant or not
+            console.print("[bold]Your metrics[/bold] (--metric; exploratory, Benjamini–Hochberg):")
+            for d in mine:
+                a, b = (_value(x, d.spec.scale, d.spec.unit) for x in (d.a, d.b))
+                console.print(Text(f"  • {d.spec.label}: {a} → {b}, Δ {format_delta(d)}, "
+                                   f"p BH {format_p(d.adjusted_p)}"))  # fmt: skip
         for warning in comparison.warnings:
             console.print(Text(f"warning: {warning}"), style="yellow")
     lines = equivalence_lines(report)

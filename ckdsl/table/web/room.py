@@ -47,6 +47,7 @@ from ckdsl.table.status import (
     source_name,
     title_line,
 )
+from ckdsl.table.web.purchases import hand_cards, purchases, track_colours
 from ckdsl.table.web.seat_save import is_seat_save, new_key, seat_save, unsealed
 from ckdsl.turn.game import Game
 from ckdsl.turn.notation import format_option, parse_answer
@@ -57,7 +58,8 @@ SPECTATOR = -2  # the seat of the plain address: the log masked as at a hot-seat
 PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
     "new", "save", "load", "offer", "over", "titles", "rules", "confirm_new", "confirm_load",
-    "give", "get", "close", "discard_title", "points_to_win", "dice", "all_moves",
+    "give", "get", "close", "discard_title", "points_to_win", "dice", "all_moves", "build",
+    "pick_spot", "fit",
 )  # fmt: skip
 
 
@@ -286,13 +288,14 @@ class Room:
                 "knights": len(state.players[p].knights),
                 "levels": list(state.players[p].levels),
                 "breakdown": [
-                    {"source": source_name(catalog, s), "points": n}
+                    {"source": source_name(game, catalog, s), "points": n}
                     for s, n in points_breakdown(game, p).items()
                 ],
             }
             for p in range(view.players)
         ]
         ruleset = load_rules(self.setup.rules).ruleset
+        colours_of = track_colours(ruleset.data)
         programs = rules.programs
         dice = None
         if state.dice is not None and state.rolled:
@@ -322,14 +325,8 @@ class Room:
                 for i, g in enumerate(rules.goods)
                 if me.hand[i]
             ],
-            "progress": [
-                {
-                    "card": card,
-                    "name": catalog.card_name(card),
-                    "text": catalog.card_text(card),
-                }
-                for card in ([] if me is None else me.progress)
-            ],
+            "progress": hand_cards(game, catalog, me.progress if me else [], colours_of, mine),
+            "purchases": purchases(game, catalog, None if watching else seat, colours_of),
             "board": position_svg(game, catalog, highlight=mine, seat=None if watching else seat),
             "dice": dice,
             "barbarians": {

@@ -20,7 +20,7 @@ async function call(path, payload) {
     body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error);
+  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error).className = "";
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -29,6 +29,108 @@ async function answer(value) {
   if (busy) return;
   busy = true;
   try { await call("/api/answer", { answer: value, lang }); } finally { busy = false; }
+}
+
+// The build chosen in the build bar ("road", "improve:trade"): the board lights only its
+// spots, and a click on one builds it. Kept while it can still be bought.
+let chosen = null;
+let purchases = [];
+
+function picture(kind, colour, label) {
+  // One of the page's own pictures (#pictures), in ``colour``; ``label`` written on it.
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", kind.startsWith("g-") ? "0 0 20 20" : "0 0 40 40");
+  svg.classList.add(kind.startsWith("g-") ? "good-icon" : "piece-icon");
+  if (colour) svg.style.color = colour;
+  const known = document.getElementById(kind);
+  if (known) {
+    const use = document.createElementNS(ns, "use");
+    use.setAttribute("href", `#${kind}`);
+    svg.append(use);
+  } else {  // a good the page has no picture of (a variant's own): its initial in a circle
+    const c = document.createElementNS(ns, "circle");
+    for (const [k, v] of [["cx", 10], ["cy", 10], ["r", 8.5], ["fill", "#e0e0e0"], ["stroke", "#455a64"]]) c.setAttribute(k, v);
+    svg.append(c);
+    label = label ?? "";
+  }
+  if (label) {
+    const t = document.createElementNS(ns, "text");
+    const small = kind.startsWith("g-");
+    for (const [k, v] of [["x", small ? 10 : 20], ["y", small ? 14 : 30], ["text-anchor", "middle"],
+      ["font-size", small ? 11 : 13], ["font-weight", "bold"], ["fill", "#212121"]]) t.setAttribute(k, v);
+    t.textContent = label;
+    svg.append(t);
+  }
+  return svg;
+}
+
+function costRow(cost) {
+  // A price as goods: a picture of each with how many, the names read out and in a tooltip.
+  const row = make("span"); row.className = "cost";
+  for (const c of cost) {
+    const chip = make("span"); chip.className = "good";
+    chip.title = `${c.count} × ${c.name}`;
+    chip.setAttribute("aria-label", chip.title);
+    const known = document.getElementById(`g-${c.good}`);
+    chip.append(make("b", c.count), picture(`g-${c.good}`, null, known ? "" : c.name.slice(0, 1)));
+    row.append(chip);
+  }
+  return row;
+}
+
+function buyKey(p) { return p.id ? `${p.kind}:${p.id}` : p.kind; }
+
+function drawPurchases(s) {
+  // The pieces, knight moves, improvements and actions, each a picture with its price;
+  // lit when they can be bought now.
+  purchases = s.purchases;
+  const box = $("buy");
+  box.replaceChildren();
+  const me = s.spectator ? null : s.players[s.seat];
+  if (!purchases.some((p) => buyKey(p) === chosen && p.answers.length)) chosen = null;
+  for (const p of purchases) {
+    const b = document.createElement("button");
+    b.className = "buy"; b.dataset.kind = buyKey(p);
+    b.disabled = !p.answers.length;
+    b.classList.toggle("chosen", buyKey(p) === chosen);
+    const colour = p.kind === "improve" ? p.colour : me?.screen;
+    const icon = picture(`i-${p.kind}`, colour, p.kind === "improve" ? String(p.level) : "");
+    const name = make("span", p.kind === "improve" ? `${p.name}: ${p.level_name}` : p.name);
+    name.className = "buy-name";
+    b.append(icon, name, costRow(p.cost));
+    b.title = `${name.textContent}: ${p.cost.map((c) => `${c.count} × ${c.name}`).join(", ")}`;
+    b.addEventListener("click", () => choose(p));
+    box.append(b);
+  }
+  $("build").hidden = s.spectator || !purchases.length;
+}
+
+function choose(p) {
+  // A build chosen: its spots on the board glow (a second click lets go); one with no
+  // place on the board (an improvement) is bought at once.
+  const spots = new Set([...$("board").querySelectorAll(".option")].flatMap((el) => JSON.parse(el.dataset.answers)));
+  const placed = p.answers.filter((a) => spots.has(a.answer));
+  if (!placed.length) {
+    if (p.answers.length === 1) answer(p.answers[0].answer); else pick(p.answers.map((a) => a.answer));
+    return;
+  }
+  chosen = chosen === buyKey(p) ? null : buyKey(p);
+  lightBoard();
+  text($("message"), chosen ? words.pick_spot : "").className = chosen ? "hint" : "";
+}
+
+function lightBoard() {
+  // With a build chosen, only its spots are shown, each holding the answer that builds it.
+  const found = purchases.find((p) => buyKey(p) === chosen);
+  const mine = new Set(found ? found.answers.map((a) => a.answer) : []);
+  for (const el of $("board").querySelectorAll(".option")) {
+    const match = JSON.parse(el.dataset.answers).find((a) => mine.has(a));
+    el.classList.toggle("off", Boolean(found) && !match);
+    el.classList.toggle("lit", Boolean(match));
+    el.dataset.chosen = match || "";
+  }
+  for (const b of $("buy").querySelectorAll(".buy")) b.classList.toggle("chosen", b.dataset.kind === chosen);
 }
 
 function pick(answers) {
@@ -52,7 +154,31 @@ function toast(lines) {
 }
 
 function showCard(c) {
-  text($("card-name"), c.name); text($("card-text"), c.text); $("card").showModal();
+  // A progress card whole: its name, track and when it may be played, its text in the
+  // table's language, and the answer that plays it when it may be played now.
+  text($("card-name"), c.name);
+  $("card").style.setProperty("--track", c.colour);
+  text($("card-about"), [c.track, c.timing].filter(Boolean).join(" · "));
+  text($("card-text"), c.text);
+  const play = $("card-play");
+  play.hidden = !c.play;
+  if (c.play) { text(play, c.play.label); play.dataset.answer = c.play.answer; }
+  $("card").showModal();
+}
+
+function cardFace(c) {
+  // A progress card in hand, drawn as a card: a band of its track's colour, its name and
+  // the start of its text; a tap (or a click) shows it whole.
+  const card = document.createElement("button");
+  card.className = "card"; card.dataset.card = c.card;
+  card.style.setProperty("--track", c.colour);
+  card.classList.toggle("playable", Boolean(c.play));
+  const band = make("span", c.track); band.className = "band";
+  const name = make("strong", c.name);
+  const gist = make("span", c.text); gist.className = "gist";
+  card.append(band, name, gist);
+  card.addEventListener("click", () => showCard(c));
+  return card;
 }
 
 function tradeForm(goods) {
@@ -86,10 +212,14 @@ function show(s) {
   const w = s.words;
   words = w;
   for (const el of document.querySelectorAll("[data-word]")) text(el, w[el.dataset.word]);
-  $("board").innerHTML = s.board;  // the server's own SVG: every text in it is escaped
+  $("board-svg").innerHTML = s.board;  // the server's own SVG: every text in it is escaped
   for (const el of $("board").querySelectorAll(".option")) {
-    el.addEventListener("click", () => pick(JSON.parse(el.dataset.answers)));
+    el.addEventListener("click", () => {
+      if (el.dataset.chosen) answer(el.dataset.chosen); else pick(JSON.parse(el.dataset.answers));
+    });
   }
+  drawPurchases(s);
+  lightBoard();
   const options = $("options");
   options.replaceChildren();
   for (const o of s.pending.options) {
@@ -127,11 +257,7 @@ function show(s) {
     ...r.differences.map((d) => make("div", d)));
   const hand = s.hand.map((h) => h.said).join(", ");
   text($("hand"), hand || "–");
-  const cards = $("cards");
-  cards.replaceChildren();
-  for (const c of s.progress) {
-    const li = make("li", c.name); li.addEventListener("click", () => showCard(c)); cards.append(li);
-  }
+  $("cards").replaceChildren(...s.progress.map(cardFace));
   const rows = [["", w.vp, w.cards, w.progress, w.knights, s.tracks.join(" / ")]];
   const table = $("players");
   table.replaceChildren();
@@ -204,6 +330,23 @@ $("load").addEventListener("change", async (e) => {
   e.target.value = "";
 });
 $("offer").addEventListener("submit", (e) => { e.preventDefault(); answer(offerText()); });
+
+$("card-play").addEventListener("click", () => answer($("card-play").dataset.answer));
+
+// Pan and zoom the board (Panzoom, vendored): the wheel or two fingers zoom, a drag
+// pans; a drag never counts as a click on the spot where it ends.
+const zoomed = $("board-svg");
+const panzoom = Panzoom(zoomed, { maxScale: 6, minScale: 1, contain: "outside", step: 0.4 });
+$("board-area").addEventListener("wheel", (e) => panzoom.zoomWithWheel(e));
+$("zoom-in").addEventListener("click", () => panzoom.zoomIn());
+$("zoom-out").addEventListener("click", () => panzoom.zoomOut());
+$("zoom-fit").addEventListener("click", () => panzoom.reset());
+let pressed = null;
+$("board-area").addEventListener("pointerdown", (e) => { pressed = [e.clientX, e.clientY]; }, true);
+$("board-area").addEventListener("click", (e) => {
+  if (pressed && Math.hypot(e.clientX - pressed[0], e.clientY - pressed[1]) > 8) e.stopPropagation();
+}, true);
+zoomed.addEventListener("panzoomchange", (e) => { document.body.dataset.zoom = e.detail.scale.toFixed(2); });
 
 refresh(true);
 setInterval(() => { if (!busy) refresh(false); }, 400);
