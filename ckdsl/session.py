@@ -445,6 +445,8 @@ def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
     if data.get("version") != SAVE_VERSION:
         version = data.get("version")
         message = f"save format version {version!r} is not supported (ckdsl reads {SAVE_VERSION})"
+        if isinstance(version, str):
+            message = f"the save format version is a number, not the text {version[:20]!r}"
         if version == 1:
             message += (
                 "; version 1 saves were written by ckdsl 0.1, whose dice and decks drew from one "
@@ -469,13 +471,17 @@ def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
         raise CkdslError([Diagnostic(where, 1, 1, "'answers' must be a list of texts")])
     layout = setup_data["layout"]
-    setup = GameSetup(
-        rules=as_text(setup_data["rules"]),
-        map=as_text(setup_data["map"]),
-        layout=None if layout is None else as_text(layout),
-        players=integer(setup_data["players"]),
-        seed=integer(setup_data["seed"]),
-    )
+    try:
+        setup = GameSetup(
+            rules=as_text(setup_data["rules"]),
+            map=as_text(setup_data["map"]),
+            layout=None if layout is None else as_text(layout),
+            players=integer(setup_data["players"]),
+            seed=integer(setup_data["seed"]),
+        )
+    except (TypeError, ValueError) as exc:  # an empty rules or map name
+        message = str(exc).replace("GameSetup.", "setup.")
+        raise CkdslError([Diagnostic(where, 1, 1, message)]) from None
     return setup, data
 
 
@@ -562,5 +568,6 @@ def saved_option(game: Game, path: Path, number: int, text: str) -> Option:
 
 
 def _refused(path: Path, number: int, text: str, exc: IllegalAnswer) -> CkdslError:
-    message = f"answer {number} ('{text}') cannot be replayed: {exc.reason}"
+    shown = text if len(text) <= 80 else f"{text[:60]}... ({len(text):,} characters)"
+    message = f"answer {number} ('{shown}') cannot be replayed: {exc.reason}"
     return CkdslError([Diagnostic(str(path), 0, 0, message)])

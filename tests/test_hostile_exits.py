@@ -4,12 +4,14 @@ the file or the option."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from ckdsl.cli import cli
+from ckdsl.session import GameSetup, save_data, start
 
 R4 = "random,random,random,random"
 
@@ -52,3 +54,14 @@ def test_sweep_into_a_file_is_a_usage_error(tmp_path: Path) -> None:
     result = invoke("sweep", "--set", "points_to_win=10..11", "--games", "2", "--out", str(out))
     assert result.exit_code == 2 and "is a file" in result.output
     assert out.read_text() == "a file\n"
+
+
+def test_a_save_with_an_answer_of_100000_characters_is_named_not_printed(tmp_path: Path) -> None:
+    game = start(GameSetup(players=4, seed=1))
+    data = dict(save_data(game, GameSetup(players=4, seed=1)))
+    data["answers"] = ["build road " + "x" * 100_000]
+    save = tmp_path / "long.json"
+    save.write_text(json.dumps(data))
+    result = invoke("replay", str(save))
+    assert result.exit_code == 1 and "answer 1 ('build road xx" in result.output
+    assert "(100,011 characters)" in result.output and len(result.output) < 2_000
