@@ -180,4 +180,7 @@ def test_a_load_checks_the_saved_state_as_replay_does() -> None:
     data["state_digest"] = "0" * 64  # the answers do not reach this state: an edited save
     reply = client.post("/api/load", json={"host": room.host, "save": json.dumps(data)})
     assert reply.status_code == 422 and "saved final state" in reply.json()["error"]
+    data["setup"]["rules"] = ""  # (was a ValueError: 500)
+    reply = client.post("/api/load", json={"host": room.host, "save": json.dumps(data)})
+    assert reply.status_code == 422 and "setup.rules is empty" in reply.json()["error"]
     assert room.setup.seed == SEED
