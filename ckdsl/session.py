@@ -318,7 +318,9 @@ def write_save(path: Path | str, game: Game, setup: GameSetup) -> None:
     a crash or a full disk mid-write leaves the previous save as it was). A rules or map
     path is written relative to the save's folder, so the two can move together and the
     save replays from any directory. Raises OSError."""
-    path = Path(path)  # a str too, as from the Python API
+    path = arguments.file_path(path, "path")  # a str too, as from the Python API
+    arguments.instance(game, Game, "game")
+    arguments.instance(setup, GameSetup, "setup", "the GameSetup the game was started with")
     data = save_data(game, setup)
     data["setup"]["rules"] = _relative_to(setup.rules, path, bundled=("base",))
     data["setup"]["map"] = _relative_to(setup.map, path, bundled=board.bundled_maps())
@@ -495,6 +497,7 @@ def replay(path: Path, upto: int | None = None, rules: str | None = None) -> tup
     (not past its end: ``saved_answers`` says how many it has); refuses saves of other
     rules or bad answers. ``rules``: where the save's rules are now, if they moved (the
     rule set's hash must still match)."""
+    path = arguments.file_path(path, "path")  # a str too
     game, setup, answers = open_replay(path, rules)
     for number, text in enumerate(answers[:upto], start=1):
         replay_answer(game, path, number, text)
