@@ -87,6 +87,7 @@ def test_the_host_saves_at_any_time_a_seat_sealed_until_the_game_is_over() -> No
     sealed = client.get("/api/save", params={"seat": token(room, 0)})
     assert sealed.status_code == 200 and "seed" not in sealed.json()["setup"]
     assert sealed.json()["seat"] == "red"
+    assert 'filename="ckdsl-seat-save.json"' in sealed.headers["content-disposition"]
     assert client.get("/api/save", params={"host": "guess"}).status_code == 403
     assert client.get("/api/save").status_code == 403  # a spectator saves nothing
     room.game.state.over = True  # at the end, nothing is left to hide
