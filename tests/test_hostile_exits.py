@@ -5,6 +5,7 @@ the file or the option."""
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,14 @@ def test_a_save_with_an_answer_of_100000_characters_is_named_not_printed(tmp_pat
     result = invoke("replay", str(save))
     assert result.exit_code == 1 and "answer 1 ('build road xx" in result.output
     assert "(100,011 characters)" in result.output and len(result.output) < 2_000
+
+
+def test_serve_where_it_cannot_listen_is_a_usage_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = invoke("serve", "--players", "human,random,random", "--port", port)
+    assert result.exit_code == 2 and "--port" in result.output and "in use" in result.output
+    result = invoke("serve", "--players", "human,random,random", "--host", "no-such-host.invalid")
+    assert result.exit_code == 2 and "cannot listen on 'no-such-host.invalid'" in result.output
