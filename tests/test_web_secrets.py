@@ -111,7 +111,9 @@ def test_a_seats_sealed_save_loads_again_at_its_table_only() -> None:
     _played(room, client, 6)
     sealed = client.get("/api/save", params={"seat": token(room, 1)}).text
     digest, history = room.game.state.digest(), list(room.game.history)
-    _played(room, client, 4)
+    _played(room, client, 4)  # (the sealed length moves in whole blocks, not by an answer's)
+    later = client.get("/api/save", params={"seat": token(room, 1)}).json()["sealed"]
+    assert len(later) == len(json.loads(sealed)["sealed"])
     assert room.game.state.digest() != digest
     for seat in (0, 1, 2):  # every seat asks, each with the same seat's save
         reply = client.post("/api/load", json={"seat": token(room, seat), "save": sealed})
