@@ -77,3 +77,19 @@ def test_serve_where_it_cannot_listen_is_a_usage_error() -> None:
     assert result.exit_code == 2 and "--port" in result.output and "in use" in result.output
     result = invoke("serve", "--players", "human,random,random", "--host", "no-such-host.invalid")
     assert result.exit_code == 2 and "cannot listen on 'no-such-host.invalid'" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["watch", "--delay", "nan"], "give a number, not nan"),  # (was exit 3: time.sleep)
+        (["watch", "--delay", "inf"], "inf is not in the range"),  # (a table that never moves)
+        (["compare", "base", "base", "--margin=inf"], "a positive finite number: 'inf'"),
+        (["plan", "{tmp}", "--delta", "nan"], "a finite number other than 0, not nan"),
+    ],
+)
+def test_numbers_that_are_not_finite_are_usage_errors(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    result = invoke(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert result.exit_code == 2 and said in result.output

@@ -4,6 +4,7 @@ and ``ckdsl watch`` (a bot game shown turn by turn as it is played)."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from collections.abc import Iterator
@@ -221,6 +222,13 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
         click.echo(f"wrote {png_path}", err=True)
 
 
+def _finite(value: float | None, option: str) -> float | None:
+    """``value`` unless it is nan (which every range test lets through)."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("give a number, not nan", param_hint=option)
+    return value
+
+
 @click.command()
 @click.option(
     "--players",
@@ -231,7 +239,8 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
 @click.option(
     "--delay",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=3600),  # (nan passes a range test: _finite refuses it)
+    callback=lambda ctx, param, value: _finite(value, "--delay"),
     default=None,
     help="Seconds between turns (default: 1 on a terminal, 0 otherwise).",
 )
