@@ -52,7 +52,6 @@ function picture(kind, colour, label) {
     const c = document.createElementNS(ns, "circle");
     for (const [k, v] of [["cx", 10], ["cy", 10], ["r", 8.5], ["fill", "#e0e0e0"], ["stroke", "#455a64"]]) c.setAttribute(k, v);
     svg.append(c);
-    label = label ?? "";
   }
   if (label) {
     const t = document.createElementNS(ns, "text");
@@ -103,7 +102,10 @@ function drawPurchases(s) {
     b.addEventListener("click", () => choose(p));
     box.append(b);
   }
-  $("build").hidden = s.spectator || !purchases.length;
+  // On the seat's own move, only where something can be bought (not in a discard, a
+  // robber's move or the roll: their answers come first); otherwise a table of prices.
+  const buying = !s.pending.yours || ["main", "phase"].includes(s.pending.kind);
+  $("build").hidden = s.spectator || s.over || !purchases.length || !buying;
 }
 
 function choose(p) {
@@ -334,9 +336,10 @@ $("offer").addEventListener("submit", (e) => { e.preventDefault(); answer(offerT
 $("card-play").addEventListener("click", () => answer($("card-play").dataset.answer));
 
 // Pan and zoom the board (Panzoom, vendored): the wheel or two fingers zoom, a drag
-// pans; a drag never counts as a click on the spot where it ends.
+// pans; a drag never counts as a click on the spot where it ends. Not zoomed, a finger
+// moving up or down on the board scrolls the page (a phone's board is most of its width).
 const zoomed = $("board-svg");
-const panzoom = Panzoom(zoomed, { maxScale: 6, minScale: 1, contain: "outside", step: 0.4 });
+const panzoom = Panzoom(zoomed, { maxScale: 6, minScale: 1, contain: "outside", step: 0.4, touchAction: "pan-y" });
 $("board-area").addEventListener("wheel", (e) => panzoom.zoomWithWheel(e));
 $("zoom-in").addEventListener("click", () => panzoom.zoomIn());
 $("zoom-out").addEventListener("click", () => panzoom.zoomOut());
@@ -346,7 +349,11 @@ $("board-area").addEventListener("pointerdown", (e) => { pressed = [e.clientX, e
 $("board-area").addEventListener("click", (e) => {
   if (pressed && Math.hypot(e.clientX - pressed[0], e.clientY - pressed[1]) > 8) e.stopPropagation();
 }, true);
-zoomed.addEventListener("panzoomchange", (e) => { document.body.dataset.zoom = e.detail.scale.toFixed(2); });
+zoomed.addEventListener("panzoomchange", (e) => {
+  document.body.dataset.zoom = e.detail.scale.toFixed(2);
+  const touch = e.detail.scale > 1.01 ? "none" : "pan-y";  // zoomed: a finger pans the board
+  zoomed.style.touchAction = touch; $("board-area").style.touchAction = touch;
+});
 
 refresh(true);
 setInterval(() => { if (!busy) refresh(false); }, 400);
