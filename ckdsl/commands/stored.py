@@ -152,8 +152,9 @@ def plan_command(
     from ckdsl.sim.stored import load
 
     require_extra()
-    if delta == 0:
-        raise click.BadParameter("the difference to detect cannot be 0", param_hint="--delta")
+    if delta == 0 or not math.isfinite(delta):
+        message = f"the difference to detect is a finite number other than 0, not {delta}"
+        raise click.BadParameter(message, param_hint="--delta")
     stored = load(folder, base)
     name = metric_name(metric)
     report = compare(stored.frames, base=stored.base)

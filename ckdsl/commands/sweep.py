@@ -14,6 +14,7 @@ import click
 
 from ckdsl.commands.common import (
     PATH,
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -72,7 +73,7 @@ def _sweep_options(command: Any) -> Any:
             scheduler_option,
             click.option(
                 "--out",
-                type=PATH,
+                type=NamedPath(path_type=Path, file_okay=False),
                 default=None,
                 help="Keep the games: one results folder per value, the variants in "
                 "DIR/_variants. The same command again plays only what is missing.",

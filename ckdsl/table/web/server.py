@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from ckdsl.l10n.catalog import all_languages
 from ckdsl.table.web.room import Refused, Room
+from ckdsl.table.web.seat_save import is_seat_save
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4_000_000  # bytes: a save of a long game is well under 1 MB
@@ -115,7 +116,8 @@ def make_app(room: Room) -> Starlette:
     async def save(request: Request) -> Response:
         query = request.query_params
         data = await run_in_threadpool(room.save, query.get("seat"), query.get("host"))
-        headers = {"Content-Disposition": 'attachment; filename="ckdsl-game.json"'}
+        name = "ckdsl-seat-save.json" if is_seat_save(data) else "ckdsl-game.json"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers=headers)  # fmt: skip
 
