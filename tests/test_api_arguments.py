@@ -122,3 +122,16 @@ def test_a_path_is_taken_where_a_folder_is(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="not a results folder") as found:
         read_results(tmp_path)  # a Path: no TypeError, the folder's own problem
     assert not isinstance(found.value, TypeError)
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [((), "a tuple starting with its verb"), (5, "not 5"), (("road",), "lacks the values")],
+)
+def test_format_option_names_an_option_that_is_none(option: Any, says: str) -> None:
+    from ckdsl.turn.notation import format_option
+
+    game = start(GameSetup(seed=1))
+    assert format_option(game, game.pending.options[0]) == "build settlement 0"
+    with pytest.raises(TypeError, match=re.escape(says)):
+        format_option(game, option)
