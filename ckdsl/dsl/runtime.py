@@ -146,7 +146,16 @@ def run_hook(game: Game, hook: str, me: int, variables: Variables | None = None)
         # Not compiled to Python (``closures_only``, a shape ``run_code`` does not take),
         # or deep in hooks: it runs first in the queue, instruction by instruction
         # (``_steps``), which comes to the same.
-        game.push(EffectTask("effect", new_frame("hook", hook, me, variables)))
+        task = EffectTask("effect", new_frame("hook", hook, me, variables))
+        game.push(task)
+        if run is None and depth < MAX_NESTED_HOOKS:
+            # Now, up to its first question, as a compiled hook runs: not after the next
+            # look at the win (a turn won as it begins would leave its `turn_start` queued).
+            game.hook_depth = depth + 1
+            try:
+                _effect_options(game, task)
+            finally:
+                game.hook_depth = depth
         return
     game.hook_depth = depth + 1
     try:

@@ -402,6 +402,8 @@ def _titles(ctx: _Context) -> None:
     (a title) or its `points` by formula, and no key of the engine's titles. Its id is
     not a piece's nor a card's: a player's points are shown by source, and one id names
     one source."""
+    if not isinstance(ctx.data.get("titles"), dict):
+        return  # missing or of the wrong shape: the schema says so
     titles = ctx.section("titles")
     for key, needs in ENGINE_TITLES.items():
         if key not in titles:
