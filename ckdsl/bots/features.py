@@ -112,19 +112,13 @@ def _weights_data(file: Path) -> tuple[Any, tuple[Stamp, ...]]:
     found = disk.load("weights", key)
     if found is not None:
         return found
-    import yaml
-
-    from ckdsl.userfiles import UnsafeFile, read_user_bytes
+    from ckdsl.userfiles import UnsafeFile, read_user_yaml
 
     stamp = Stamp.of(file)  # before reading: an edit while reading fails the next check
     try:  # a regular file only: a FIFO or a device would never end
-        data = yaml.safe_load(read_user_bytes(file).decode("utf-8"))
+        data = read_user_yaml(file)
     except UnsafeFile as exc:
         raise ValueError(f"cannot read the weights file {file}: {exc.message}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{file}: not UTF-8 text ({exc.reason})") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{file}: not valid YAML ({exc})") from None
     disk.store("weights", key, (stamp,), data)
     return data, (stamp,)
 
