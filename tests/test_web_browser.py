@@ -49,7 +49,15 @@ def serve(room: Room) -> Iterator[str]:
 @pytest.fixture
 def room() -> Room:
     specs = [None, *(parse_spec("heuristic") for _ in range(3))]
-    return Room(GameSetup(seed=8), specs)  # a game where red discards after a 7
+    room = Room(GameSetup(seed=8), specs)
+    # Red discards after a 7: eight grain more from the bank, and the game's first roll a 7
+    state = room.game.state
+    grain = room.game.rules.good_index["grain"]
+    state.bank[grain] -= 8
+    state.players[0].hand[grain] += 8
+    state.fixed_rolls.append((3, 4, "ship"))
+    room.game.refresh()
+    return room
 
 
 def open_page(room: Room, width: int, height: int) -> Iterator[object]:
@@ -126,7 +134,10 @@ def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> N
 
 # The kinds of decision answered with the answer buttons (the "all moves" list); every
 # other one is answered on the board, in the trade form, or by the discard buttons.
-BUTTON_KINDS = {"roll", "main", "respond", "partner", "steal", "choose_resource", "discard"}
+BUTTON_KINDS = {"roll", "main", "respond", "partner", "steal", "discard", "choice", "optional"} | {
+    f"choose_{what}"  # a card's choice of something not on the board
+    for what in ("resource", "commodity", "good", "card", "player", "number", "track", "terrain")
+}
 BOARD_KINDS = {"setup_settlement", "setup_road", "setup_city", "robber", "pillage"}
 # The build bar's pieces that are placed on the board (chosen, then a glowing spot).
 ON_BOARD = {"road", "settlement", "city", "city_wall", "knight", "activate", "promote"}
