@@ -82,9 +82,14 @@ def test_the_shipped_model_values_points_and_production() -> None:
 
 def test_a_broken_model_file_is_named(tmp_path: Path) -> None:
     bad = tmp_path / "model.yaml"
-    bad.write_text("intercept: 1\nfeatures: [{name: points, coefficient: 1}]\n")
-    with pytest.raises(BotError, match=r"model\.yaml: the features are"):
+    bad.write_text("intercept: 1\nfeatures: [{name: pointz, coefficient: 1}]\n")
+    with pytest.raises(BotError, match=r"model\.yaml: the features are .* \(pointz\)"):
         load_model(str(bad))
+    bad.write_text("intercept: 1\nfeatures: [{name: points, coefficient: 1}]\n")
+    with pytest.raises(BotError, match=r"model\.yaml: not a model of the learned bot"):
+        load_model(str(bad))
+    with pytest.raises(BotError, match="learned:version: 4 is not a version"):
+        make_bot("learned:version=4", 1)
     with pytest.raises(BotError, match="cannot read the model"):
         make_bot(f"learned:model={tmp_path / 'none.yaml'}", 1)
 

@@ -16,6 +16,7 @@ is a loss for every seat.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -27,29 +28,50 @@ import yaml
 from ckdsl.bots import bot_seed, parse_players
 from ckdsl.bots.descriptors import NAMES, Describer
 from ckdsl.session import GameSetup, load_rules, start
-from ckdsl.turn.game import Game
 
 
-def positions(rules: str, players: str, seed: int) -> tuple[list[list[float]], list[int], int]:
-    """One game: the rows (one per player per turn), each row's player, and the winner."""
+def play(rules: str, players: str, seed: int) -> dict[str, object]:
+    """One game of the line-up ``players`` (seats as given): its seed, winner and answers
+    (enough to replay it through ``Game.answer``: same rule set + seed + answers = same
+    game)."""
     specs = parse_players(players)
     game = start(GameSetup(rules=rules, players=len(specs), seed=seed), log=False)
     bots = [spec.make(bot_seed(seed, s)) for s, spec in enumerate(specs)]
+    game.play_out(bots)
+    return {"seed": seed, "players": players, "winner": game.state.winner,
+            "answers": game.history}  # fmt: skip
+
+
+def _tuples(value: object) -> object:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def positions(rules: str, played: dict[str, object]) -> tuple[list[list[float]], list[int]]:
+    """A stored game replayed: the rows (one per player at the start of each turn, what
+    that player may see) and each row's player."""
+    players = str(played["players"])
+    game = start(GameSetup(rules=rules, players=len(players.split(",")),
+                           seed=int(played["seed"])), log=False)  # type: ignore[call-overload]  # fmt: skip
     describer = Describer(game.rules)
     rows: list[list[float]] = []
     seats: list[int] = []
-    seen = [-1]
-
-    def record(g: Game) -> None:
-        state = g.state
-        if state.turn > seen[0] and not state.rolled and state.turn > 0:
-            seen[0] = state.turn
-            for p in range(g.n):
-                rows.append(describer.describe(g, p))
+    seen = -1
+    for option in played["answers"]:  # type: ignore[attr-defined]
+        state = game.state
+        if state.turn > seen and not state.rolled and state.turn > 0:
+            seen = state.turn
+            for p in range(game.n):
+                rows.append(describer.describe(game, p))
                 seats.append(p)
+        game.answer(_tuples(option))  # type: ignore[arg-type]
+    return rows, seats
 
-    game.play_out(bots, record)
-    return rows, seats, game.state.winner
+
+def stored(path: Path) -> list[dict[str, object]]:
+    """The games of a store (JSON lines), in the order played."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[float, list[float], np.ndarray, np.ndarray]:
@@ -73,45 +95,64 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=100_000)
-    parser.add_argument("--players", default="heuristic,heuristic,heuristic,heuristic")
+    parser.add_argument(
+        "--players", action="append", default=[], help="a line-up (again for another one)"
+    )
     parser.add_argument("--rules", default="base")
     parser.add_argument("--holdout", type=float, default=0.8)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--store", type=Path, default=Path("runs/learned-games.jsonl"))
     parser.add_argument("--out", type=Path, default=Path("rules/bots/learned.yaml"))
+    parser.add_argument(
+        "--stored-only", action="store_true", help="fit on the stored games only, play none"
+    )
     args = parser.parse_args(argv)
+    lineups = args.players or ["heuristic,heuristic,heuristic,heuristic"]
     seeds = list(range(args.seed, args.seed + args.games))
-    with ProcessPoolExecutor(args.jobs) as pool:
-        games = list(
-            pool.map(positions, [args.rules] * len(seeds), [args.players] * len(seeds), seeds)
-        )
-    cut = int(len(seeds) * args.holdout)
+    games = [g for g in stored(args.store) if g["players"] in lineups and g["seed"] in seeds]
+    have = {(g["players"], g["seed"]) for g in games}
+    todo = (
+        [] if args.stored_only else [(p, s) for p in lineups for s in seeds if (p, s) not in have]
+    )
+    args.store.parent.mkdir(parents=True, exist_ok=True)
+    with ProcessPoolExecutor(args.jobs) as pool, args.store.open("a", encoding="utf-8") as out:
+        for played in pool.map(play, [args.rules] * len(todo), [p for p, _ in todo],
+                               [s for _, s in todo]):  # fmt: skip
+            out.write(json.dumps(played) + "\n")
+            out.flush()
+            games.append(played)
+        games.sort(key=lambda g: (lineups.index(str(g["players"])), int(g["seed"])))  # type: ignore[call-overload]
+        rows = list(pool.map(positions, [args.rules] * len(games), games, chunksize=4))
+    present = sorted({int(g["seed"]) for g in games})  # type: ignore[call-overload]
+    cut = present[int(len(present) * args.holdout)] if args.holdout < 1 else present[-1] + 1
     xs: list[list[list[float]]] = [[], []]
     ys: list[list[int]] = [[], []]
     unfinished = 0
-    for k, (rows, seats, winner) in enumerate(games):
-        part = 0 if k < cut else 1
+    for played, (xrows, seats) in zip(games, rows, strict=True):
+        part = 0 if int(played["seed"]) < cut else 1  # type: ignore[call-overload]
+        winner = int(played["winner"])  # type: ignore[call-overload]
         unfinished += winner < 0
-        xs[part].extend(rows)
+        xs[part].extend(xrows)
         ys[part].extend(int(seat == winner) for seat in seats)
     x, y = np.array(xs[0]), np.array(ys[0], dtype=float)
     intercept, coefficients, means, scales = fit(x, y)
     record: dict[str, object] = {
-        "bots": args.players,
+        "bots": lineups if len(lineups) > 1 else lineups[0],
         "rules": args.rules,
         "ruleset_hash": load_rules(args.rules).compiled.ruleset_hash,
-        "games": len(seeds),
+        "games": len(games),
         "unfinished": unfinished,
-        "seeds": f"{seeds[0]}..{seeds[-1]}",
-        "fitted_on": f"{seeds[0]}..{seeds[cut - 1]} ({len(y)} positions)",
+        "seeds": f"{present[0]}..{present[-1]}",
+        "fitted_on": f"{present[0]}..{cut - 1} ({len(y)} positions)",
         "method": "logistic regression, maximum likelihood (statsmodels Logit), standardized",
     }
-    if cut < len(seeds):
+    if cut <= present[-1]:
         hx, hy = np.array(xs[1]), np.array(ys[1], dtype=float)
         z = intercept + ((hx - means) / scales) @ np.array(coefficients)
         p = 1.0 / (1.0 + np.exp(-z))
         base = float(np.mean(y))
         record["held_out"] = {
-            "seeds": f"{seeds[cut]}..{seeds[-1]}",
+            "seeds": f"{cut}..{present[-1]}",
             "positions": len(hy),
             "log_loss": round(log_loss(p, hy), 4),
             "log_loss_base_rate": round(log_loss(np.full(len(hy), base), hy), 4),
