@@ -98,6 +98,23 @@ MCTS_BUDGETS = {"run": 300, "i16": 16, "i50": 50}
 (``run``, 300, is the one shown; the others are compared with it, paired on the seeds)."""
 
 
+def _learned_tournament(learned: str, against: str, folder: str) -> list[str]:
+    """The learned bot against three bots of one kind, 50 seeds x 4 seats, one worker."""
+    return ["tournament", learned, against, against, against, "--games", "50", "--jobs", "1",
+            "--out", f"{{runs}}/{folder}", "--quiet"]  # fmt: skip
+
+
+def _learned_sentences(out: dict[str, str], runs: Path) -> list[str]:
+    """Version 3 and version 2 on the same games' seeds, each with its Wilson interval."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from bot_table import wins
+
+    now = wins(runs / "lh", "learned:margin=0.01,model=bundled,version=3")
+    before = wins(runs / "lh2", "learned:margin=0.01,model=bundled,version=2")
+    return [f"Version 3 (this block): {now}; version 2 on the same seeds "
+            f"(`learned:version=2`, the same command): {before}."]  # fmt: skip
+
+
 def _mcts_tournament(iterations: int) -> list[str]:
     return ["tournament", f"mcts:iterations={iterations}", "heuristic", "heuristic",
             "heuristic", "--games", str(MCTS_SEEDS), "--jobs", "2", "--out",
@@ -245,6 +262,28 @@ BLOCKS = [
         },
         shown="run",
         timed="run",
+    ),
+    Block(
+        "learned-heuristic",
+        "docs/bots.md",
+        {
+            "run": _learned_tournament("learned", "heuristic", "lh"),
+            "v2": _learned_tournament("learned:version=2", "heuristic", "lh2"),
+        },
+        shown="run",
+        sentences=_learned_sentences,
+        timed="run",
+        slow=True,
+        command_line=True,
+    ),
+    Block(
+        "learned-random",
+        "docs/bots.md",
+        {"run": _learned_tournament("learned", "random", "lr")},
+        shown="run",
+        timed="run",
+        slow=True,
+        command_line=True,
     ),
     Block(
         "mcts",

@@ -27,6 +27,7 @@ import yaml
 
 from ckdsl.bots import bot_seed, parse_players
 from ckdsl.bots.descriptors import NAMES, Describer
+from ckdsl.bots.learned import load_model
 from ckdsl.session import GameSetup, load_rules, start
 
 
@@ -74,14 +75,21 @@ def stored(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def fit(x: np.ndarray, y: np.ndarray) -> tuple[float, list[float], np.ndarray, np.ndarray]:
+def fit(
+    x: np.ndarray, y: np.ndarray, offset: np.ndarray | None = None
+) -> tuple[float, list[float], np.ndarray, np.ndarray]:
+    """A logistic regression of ``y`` on the standardized columns of ``x``, each row's
+    ``offset`` (a base model's log-odds) added: the intercept, coefficients, means, scales."""
     import statsmodels.api as sm
 
     means = x.mean(axis=0)
     scales = x.std(axis=0)
     scales[scales == 0] = 1.0
     z = sm.add_constant((x - means) / scales, has_constant="add")
-    result = sm.Logit(y, z).fit(disp=False, maxiter=200)
+    if offset is None:
+        result = sm.Logit(y, z).fit(disp=False, maxiter=200)
+    else:
+        result = sm.GLM(y, z, family=sm.families.Binomial(), offset=offset).fit()
     params = [float(v) for v in result.params]
     return params[0], params[1:], means, scales
 
@@ -106,6 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stored-only", action="store_true", help="fit on the stored games only, play none"
     )
+    parser.add_argument("--base", type=Path, help="a model to refine (see --refine)")
+    parser.add_argument(
+        "--refine",
+        default="level_lead,defence,attack_risk,near_win",
+        help="with --base: the descriptors fitted on top of its log-odds",
+    )
+    parser.add_argument("--note", help="a sentence for the record (e.g. which bots played)")
     args = parser.parse_args(argv)
     lineups = args.players or ["heuristic,heuristic,heuristic,heuristic"]
     seeds = list(range(args.seed, args.seed + args.games))
@@ -135,7 +150,20 @@ def main(argv: list[str] | None = None) -> int:
         xs[part].extend(xrows)
         ys[part].extend(int(seat == winner) for seat in seats)
     x, y = np.array(xs[0]), np.array(ys[0], dtype=float)
-    intercept, coefficients, means, scales = fit(x, y)
+    names = list(NAMES)
+    base: dict[str, object] | None = None
+    if args.base is not None:
+        # Refine a model: its log-odds kept as they are (an offset), the intercept and the
+        # coefficients of the descriptors --refine names fitted on top of them.
+        names = args.refine.split(",")
+        base = yaml.safe_load(args.base.read_text(encoding="utf-8"))
+        model = load_model(str(args.base))
+    columns = [NAMES.index(n) for n in names]
+
+    def offset(rows: np.ndarray) -> np.ndarray | None:
+        return None if base is None else np.array([model.logit(list(r)) for r in rows])
+
+    intercept, coefficients, means, scales = fit(x[:, columns], y, offset(x))
     record: dict[str, object] = {
         "bots": lineups if len(lineups) > 1 else lineups[0],
         "rules": args.rules,
@@ -146,34 +174,39 @@ def main(argv: list[str] | None = None) -> int:
         "fitted_on": f"{present[0]}..{cut - 1} ({len(y)} positions)",
         "method": "logistic regression, maximum likelihood (statsmodels Logit), standardized",
     }
+    if args.note:
+        record["note"] = args.note
     if cut <= present[-1]:
         hx, hy = np.array(xs[1]), np.array(ys[1], dtype=float)
-        z = intercept + ((hx - means) / scales) @ np.array(coefficients)
-        p = 1.0 / (1.0 + np.exp(-z))
-        base = float(np.mean(y))
+        z = intercept + ((hx[:, columns] - means) / scales) @ np.array(coefficients)
+        shift = offset(hx)
+        p = 1.0 / (1.0 + np.exp(-(z if shift is None else z + shift)))
+        rate = float(np.mean(y))
         record["held_out"] = {
             "seeds": f"{cut}..{present[-1]}",
             "positions": len(hy),
             "log_loss": round(log_loss(p, hy), 4),
-            "log_loss_base_rate": round(log_loss(np.full(len(hy), base), hy), 4),
+            "log_loss_base_rate": round(log_loss(np.full(len(hy), rate), hy), 4),
             "accuracy": round(float(np.mean((p > 0.5) == (hy > 0.5))), 4),
         }
-    data = {
-        "version": 1,
-        "record": record,
-        "intercept": round(intercept, 6),
-        "features": [
-            {"name": n, "coefficient": round(c, 6), "mean": round(float(m), 6),
-             "scale": round(float(s), 6)}
-            for n, c, m, s in zip(NAMES, coefficients, means, scales, strict=True)
-        ],
-    }  # fmt: skip
+    features = [
+        {"name": n, "coefficient": round(c, 6), "mean": round(float(m), 6),
+         "scale": round(float(s), 6)}
+        for n, c, m, s in zip(names, coefficients, means, scales, strict=True)
+    ]  # fmt: skip
+    if base is not None:
+        record["method"] = (f"{args.base}'s log-odds as an offset, then a logistic regression "
+                            "of the descriptors refined (statsmodels GLM, binomial)")  # fmt: skip
+        record["base"] = {"file": str(args.base), "record": base.get("record")}
+        intercept += float(base["intercept"])  # type: ignore[arg-type]
+        features = list(base["features"]) + features  # type: ignore[call-overload]
+    data = {"version": 1, "record": record, "intercept": round(intercept, 6), "features": features}
     header = (
         "# The learned bot's model (ckdsl/bots/learned.py, docs/bots.md): written by\n"
         f"# python tools/fit_learned.py {' '.join(argv if argv is not None else sys.argv[1:])}\n"
     )
     args.out.write_text(header + yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    shown = {n: round(c, 3) for n, c in zip(NAMES, coefficients, strict=True)}
+    shown = {n: round(c, 3) for n, c in zip(names, coefficients, strict=True)}
     print(f"{len(y)} positions; coefficients {shown}; {record.get('held_out')}")
     return 0 if all(math.isfinite(c) for c in coefficients) else 1
 
