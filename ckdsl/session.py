@@ -318,7 +318,9 @@ def write_save(path: Path | str, game: Game, setup: GameSetup) -> None:
     a crash or a full disk mid-write leaves the previous save as it was). A rules or map
     path is written relative to the save's folder, so the two can move together and the
     save replays from any directory. Raises OSError."""
-    path = Path(path)  # a str too, as from the Python API
+    path = arguments.file_path(path, "path")  # a str too, as from the Python API
+    arguments.instance(game, Game, "game")
+    arguments.instance(setup, GameSetup, "setup", "the GameSetup the game was started with")
     data = save_data(game, setup)
     data["setup"]["rules"] = _relative_to(setup.rules, path, bundled=("base",))
     data["setup"]["map"] = _relative_to(setup.map, path, bundled=board.bundled_maps())
@@ -445,6 +447,8 @@ def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
     if data.get("version") != SAVE_VERSION:
         version = data.get("version")
         message = f"save format version {version!r} is not supported (ckdsl reads {SAVE_VERSION})"
+        if isinstance(version, str):
+            message = f"the save format version is a number, not the text {version[:20]!r}"
         if version == 1:
             message += (
                 "; version 1 saves were written by ckdsl 0.1, whose dice and decks drew from one "
@@ -469,13 +473,17 @@ def parse_save(text: str, where: str) -> tuple[GameSetup, JsonObject]:
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
         raise CkdslError([Diagnostic(where, 1, 1, "'answers' must be a list of texts")])
     layout = setup_data["layout"]
-    setup = GameSetup(
-        rules=as_text(setup_data["rules"]),
-        map=as_text(setup_data["map"]),
-        layout=None if layout is None else as_text(layout),
-        players=integer(setup_data["players"]),
-        seed=integer(setup_data["seed"]),
-    )
+    try:
+        setup = GameSetup(
+            rules=as_text(setup_data["rules"]),
+            map=as_text(setup_data["map"]),
+            layout=None if layout is None else as_text(layout),
+            players=integer(setup_data["players"]),
+            seed=integer(setup_data["seed"]),
+        )
+    except (TypeError, ValueError) as exc:  # an empty rules or map name
+        message = str(exc).replace("GameSetup.", "setup.")
+        raise CkdslError([Diagnostic(where, 1, 1, message)]) from None
     return setup, data
 
 
@@ -489,6 +497,7 @@ def replay(path: Path, upto: int | None = None, rules: str | None = None) -> tup
     (not past its end: ``saved_answers`` says how many it has); refuses saves of other
     rules or bad answers. ``rules``: where the save's rules are now, if they moved (the
     rule set's hash must still match)."""
+    path = arguments.file_path(path, "path")  # a str too
     game, setup, answers = open_replay(path, rules)
     for number, text in enumerate(answers[:upto], start=1):
         replay_answer(game, path, number, text)
@@ -562,5 +571,6 @@ def saved_option(game: Game, path: Path, number: int, text: str) -> Option:
 
 
 def _refused(path: Path, number: int, text: str, exc: IllegalAnswer) -> CkdslError:
-    message = f"answer {number} ('{text}') cannot be replayed: {exc.reason}"
+    shown = text if len(text) <= 80 else f"{text[:60]}... ({len(text):,} characters)"
+    message = f"answer {number} ('{shown}') cannot be replayed: {exc.reason}"
     return CkdslError([Diagnostic(str(path), 0, 0, message)])

@@ -4,6 +4,7 @@ never an AttributeError or an IndexError from deep inside."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +13,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from ckdsl.session import start
+from ckdsl.board import load_map, map_path, random_layout, render_svg, topology_for
+from ckdsl.session import GameSetup, replay, start, write_save
 from ckdsl.sim import Experiment, read_results, run
 from ckdsl.sim.compare.analysis import compare
 from ckdsl.sim.event_logs import iter_events, read_events
@@ -80,7 +82,28 @@ CASES: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
         "metrics takes (name, formula) pairs",
     ),
     ("Experiment(label=5)", lambda: Experiment.single(label=5), TypeError, "label takes a text"),
+    (
+        "random_layout(seed=random.Random(7))",  # its text (an address) would be the seed
+        lambda: random_layout(*_board(), random.Random(7)),
+        TypeError,
+        "seed takes a whole number (int), not Random",
+    ),
+    ("random_layout(42, ...)", lambda: random_layout(42, _board()[1], 1), TypeError, "spec takes"),
+    ("render_svg(42, ...)", lambda: render_svg(42, 42), TypeError, "topology takes a Topology"),
+    ("write_save(42, ...)", lambda: write_save(42, 42, 42), TypeError, "path takes a name"),
+    (
+        "write_save(game=42)",
+        lambda: write_save("s.json", 42, GameSetup()),
+        TypeError,
+        "game takes a Game",
+    ),
+    ("replay(42)", lambda: replay(42), TypeError, "path takes a name or a file"),
 ]
+
+
+def _board() -> tuple[Any, Any]:
+    spec, _ = load_map(map_path("standard"))
+    return spec, topology_for(spec)
 
 
 @pytest.mark.parametrize(
@@ -99,3 +122,16 @@ def test_a_path_is_taken_where_a_folder_is(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="not a results folder") as found:
         read_results(tmp_path)  # a Path: no TypeError, the folder's own problem
     assert not isinstance(found.value, TypeError)
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [((), "a tuple starting with its verb"), (5, "not 5"), (("road",), "lacks the values")],
+)
+def test_format_option_names_an_option_that_is_none(option: Any, says: str) -> None:
+    from ckdsl.turn.notation import format_option
+
+    game = start(GameSetup(seed=1))
+    assert format_option(game, game.pending.options[0]) == "build settlement 0"
+    with pytest.raises(TypeError, match=re.escape(says)):
+        format_option(game, option)

@@ -133,3 +133,11 @@ def test_a_fifo_locale_file_is_refused_by_every_l10n_command(tmp_path: Path) -> 
     english = fifo_at(locales / "en.yaml")
     result = command("l10n", "init", "de", "--locales", str(locales))
     assert result.exit_code == 1 and str(english) in result.output and PIPE in result.output
+
+
+def test_a_fifo_among_a_rule_sets_files_is_refused_not_skipped(tmp_path: Path) -> None:
+    rules = Path(shutil.copytree(REPO / "rules" / "base", tmp_path / "rules"))
+    pipe = fifo_at(rules / "extra.yaml")
+    for args in (["validate", str(rules)], ["play", "--rules", str(rules), "--seed", "1"]):
+        result = command(*args)
+        assert result.exit_code == 1 and f"{pipe}: is a {PIPE}" in result.output, args

@@ -369,12 +369,18 @@ def test_update_keeps_the_comments_of_the_sources_section(
             ],
         }
     )
+    french = folder / "fr.yaml"  # and a comment after a fingerprint, on its line
+    text = re.sub(
+        r"(\n  cards\.smith\.text: sha256:[0-9a-f]+)", r"\1  # vu", french.read_text("utf-8")
+    )
+    french.write_text(text, encoding="utf-8")
     report = update("fr", folder, confirm=["cards.smith.text"])
     assert report.confirmed == ["cards.smith.text"]
-    lines = (folder / "fr.yaml").read_text(encoding="utf-8").splitlines()
+    lines = french.read_text(encoding="utf-8").splitlines()
     assert "sources:  # fingerprints: do not edit" in lines
     at = lines.index("  # TRAD: revu par Jeanne le 3 novembre")
     assert lines[at + 1].startswith("  cards.smith.text: sha256:")
+    assert lines[at + 1].endswith("  # vu")
 
 
 def test_a_locale_that_is_not_utf8_is_an_error_not_a_crash(

@@ -114,6 +114,12 @@ def test_a_corrupted_answer_is_named(played: tuple[str, Path], tmp_path: Path) -
             '{"format": "ckdsl-save", "version": 2, "setup": {"rules": "base"}}',
             "'setup' must have exactly",
         ),
+        ('{"format": "ckdsl-save", "version": "2"}', "version is a number, not the text '2'"),
+        (
+            '{"format": "ckdsl-save", "version": 2, "setup": {"rules": "", "map": "standard", '
+            '"layout": null, "players": 4, "seed": 1}, "answers": []}',
+            "broken.json:1:1: setup.rules is empty",  # (was exit 3: a ValueError)
+        ),
     ],
 )
 def test_broken_save_files(tmp_path: Path, text: str, message: str) -> None:

@@ -535,3 +535,13 @@ def test_lineup_interaction_is_found_where_the_effect_depends_on_the_bots() -> N
     assert "b: the effect on game length depends on the line-up" in turns.verdict()
     margin = next(i for i in report.interactions if i.metric == "score_margin")
     assert not margin.significant
+
+
+def test_a_tiny_effect_is_shown_with_the_digits_it_needs() -> None:
+    from ckdsl.sim.compare.verdicts import enough_digits
+
+    # "lead changes per turn: 0.00 [0.00, 0.00]" beside "significant" said nothing
+    assert enough_digits(2, 0.0043) == 4 and f"{0.0043:.{enough_digits(2, 0.0043)}f}" == "0.0043"
+    assert enough_digits(2, 0.05, 12.0) == 2  # shown already: unchanged
+    assert enough_digits(1, 0.002, None, 0.0) == 4
+    assert enough_digits(2, 1e-12) == 6  # at most six decimals

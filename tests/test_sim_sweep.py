@@ -122,6 +122,18 @@ def test_sweep_mistakes_are_usage_errors() -> None:
     assert target.exit_code == 2 and "no measure 'speed'" in target.stderr
 
 
+def test_a_value_the_rules_refuse_is_named_before_any_game(tmp_path: Path) -> None:
+    """hand_limit may not pass hand_limit_cap (13): found when the command starts, not
+    after the other values' games (nor as a traceback from inside the optimizer)."""
+    for command in ("sweep", "search"):
+        out = tmp_path / command
+        result = invoke(command, "--set", "hand_limit=12..14", "--out", str(out))
+        assert result.exit_code == 1, result.output
+        assert "hand_limit=14: hand_limit_cap (13) is below hand_limit (14)" in result.stderr
+        assert "Traceback" not in result.output
+        assert not list(out.rglob("*.parquet"))  # no game played
+
+
 def test_the_search_finds_a_minimum_and_scores_each_point_once() -> None:
     from ckdsl.sim.rule_search import search
 

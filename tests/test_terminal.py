@@ -124,6 +124,11 @@ def test_status_shows_only_what_the_seat_may_see() -> None:
     own = next(line for line in polish if line.startswith("▶"))
     assert polish[0].startswith("tura 6 · ruch: ") and "Czerwony" in own
     assert "ręka:" in own and "hand" not in "\n".join(polish)
+    # "label: value" as each language writes it: French with a space before the colon
+    french = status_lines(game, catalog("fr"), 0)
+    assert french[1].startswith("  titres : Route la plus longue : ")
+    own = next(line for line in french if line.startswith("▶"))
+    assert " : " in own and not re.search(r"\w: ", own), own
 
 
 @pytest.mark.parametrize("viewer", range(4))

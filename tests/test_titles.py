@@ -95,7 +95,7 @@ def test_a_title_is_in_the_score_the_table_and_the_win(tmp_path: Path) -> None:
     assert points_breakdown(game, 0) == {"settlement": 1, "city": 2, "harbormaster": 2}
     assert game.state.players[0].points == 5
     assert game.view(1).state.players[0].points == 5  # what a bot of another seat sees
-    for lang, name in (("en", "Harbormaster: Red"), ("fr", "Maître du port: Rouge")):
+    for lang, name in (("en", "Harbormaster: Red"), ("fr", "Maître du port : Rouge")):
         catalog = load_catalog(lang, load_rules(HARBORMASTER).ruleset)
         assert name in title_line(game, catalog)
     lines = "\n".join(status_lines(game, load_catalog("en", load_rules(HARBORMASTER).ruleset), 0))

@@ -28,10 +28,15 @@ def token(room: Room, seat: int = 0) -> str:
 def test_the_page_and_a_seats_state() -> None:
     room, client = table()
     assert "ckdsl table" in client.get("/").text
+    assert '<html lang="pl">' in client.get("/", params={"lang": "pl"}).text
+    assert '<html lang="en">' in client.get("/", params={"lang": "<x>"}).text
     state = client.get("/api/state", params={"seat": token(room), "lang": "pl"}).json()
     assert state["pending"]["yours"] and state["pending"]["kind"] == "setup_settlement"
     assert state["players"][0]["name"] == "Czerwony" and state["board"].startswith("<svg")
     assert 'class="option"' in state["board"]
+    french = client.get("/api/state", params={"seat": token(room), "lang": "fr"}).json()
+    assert french["words"]["label"] == "{label} : {value}"  # the page writes "titres : …"
+    assert french["titles"].startswith("Route la plus longue : ")
     unchanged = client.get(
         "/api/state", params={"seat": token(room), "since": state["version"]}
     ).json()

@@ -288,18 +288,18 @@ def test_cards_in_hand_are_cards_and_play_from_their_popup(page_at) -> None:  # 
     from ckdsl.l10n.catalog import load_catalog
 
     room, token = red_at_main(8, "play")
-    page = page_at(room, token, 390, 844, "pl")
+    page = page_at(room, token, 390, 844, "pl", touch=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     card = next(c for c in room.game.state.players[0].progress)
     pl = load_catalog("pl")
     face = page.locator(f'#cards .card[data-card="{card}"]')
     assert pl.card_name(card) in face.inner_text()
-    face.click()
+    face.tap()
     assert page.locator("#card-text").inner_text() == pl.card_text(card)
     play = page.locator("#card-play")
     assert play.is_visible() and pl.card_name(card) in play.inner_text()
     version = page.get_attribute("body", "data-version")
-    play.click()
+    play.tap()
     page.wait_for_function(f"document.body.dataset.version !== '{version}'")
     assert any(e["event"] == "card_played" for e in room.game.events[-20:]) or (
         card not in room.game.state.players[0].progress
@@ -312,6 +312,7 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
     room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
     token = next(iter(room.tokens))
     page = page_at(room, token, 390, 844, "en", touch=True)
+    assert page.locator("#build").is_hidden()  # set-up: the board, not prices, comes first
     x, y = spot_centre(page, page.locator("#board-area"))
     cdp = page.context.new_cdp_session(page)
 
@@ -323,6 +324,19 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
         )
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
+    # not zoomed, a finger moving up the board scrolls the page
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y + 100}]}
+    )
+    for step in range(1, 8):
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": x, "y": y + 100 - 25 * step}]},
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function("scrollY > 50")
+    assert page.evaluate("document.body.dataset.zoom || '1'") in ("1", "1.00")
+    page.evaluate("scrollTo(0, 0)")
     touch("touchStart", 20)
     for spread in range(30, 140, 10):
         touch("touchMove", spread)

@@ -66,31 +66,30 @@ def test_prices_are_the_variants_in_the_tables_language() -> None:
 
 
 def test_each_build_holds_its_answers_only_on_the_seats_move() -> None:
-    room, token = bots_room()
-    red = make_bot("heuristic", bot_seed(8, 0))
-    game = room.game
+    specs = [None, None, parse_spec("random"), parse_spec("random")]  # two people
+    room = Room(GameSetup(seed=8), specs)
+    token = {seat: t for t, seat in room.tokens.items()}
+    people = [make_bot("heuristic", bot_seed(8, p)) for p in (0, 1)]
     seen_main = False
-    for _ in range(400):
-        state = room.state(token, "en")
-        legal = {format_option(room.game, o) for o in room.game.pending.options}
-        mine = room.game.pending.player == 0
-        for p in state["purchases"]:
-            for a in p["answers"]:
-                assert mine and a["answer"] in legal
-                verb = (
-                    a["answer"].split()[1]
-                    if a["answer"].startswith("build")
-                    else a["answer"].split()[0]
-                )
-                assert verb == p["kind"] or (p["kind"] == "improve" and verb == "improve")
-        if room.game.pending.kind == "main":
-            roads = [a for p in state["purchases"] if p["kind"] == "road" for a in p["answers"]]
-            assert {a["answer"] for a in roads} == {x for x in legal if x.startswith("build road")}
-            seen_main = seen_main or bool(roads)
-        if room.game.state.over:
-            break
-        room.answer(token, format_option(room.game, red.choose(room.game.view(0))))
-    assert seen_main and game is room.game
+    while not (room.game.state.over or seen_main):
+        game = room.game
+        legal = {format_option(game, o) for o in game.pending.options}
+        for seat in (0, 1):
+            state = room.state(token[seat], "en")
+            for p in state["purchases"]:
+                for a in p["answers"]:
+                    assert game.pending.player == seat and a["answer"] in legal
+                    words = a["answer"].split()
+                    assert p["kind"] == (words[1] if words[0] == "build" else words[0])
+            if game.pending.kind == "main" and game.pending.player == seat:
+                roads = [a for p in state["purchases"] if p["kind"] == "road" for a in p["answers"]]
+                assert {a["answer"] for a in roads} == {
+                    x for x in legal if x.startswith("build road")
+                }
+                seen_main = bool(roads)
+        seat = game.pending.player
+        room.answer(token[seat], format_option(game, people[seat].choose(game.view(seat))))
+    assert seen_main
 
 
 def test_card_faces_show_the_seats_own_cards_with_their_text() -> None:
@@ -120,3 +119,18 @@ def test_a_variants_own_action_is_bought_at_its_price_by_its_name() -> None:
     assert [(p["id"], p["name"]) for p in found] == [("mercenary", fr.name("actions", "mercenary"))]
     assert found[0]["name"] == "Recrutement d'un mercenaire"  # the variant's French name
     assert found[0]["cost"] == [{"good": "coin", "name": fr.good_name("coin"), "count": 2}]
+
+
+def test_a_discount_of_the_seats_own_shows_in_its_price_only() -> None:
+    room, token = bots_room()
+    state = room.game.state
+    state.players[0].levels[0] = 1  # trade: the next level costs 2 cloth
+    state.modifiers.append({"player": 0, "kind": "discount", "target": "improvement", "value": 1})
+    room.version += 1
+    trade = room.game.rules.tracks[0].id
+    assert [c["count"] for c in prices_of(room.state(token, "en"), trade)] == [1]  # a Crane's
+    assert [c["count"] for c in prices_of(room.spectate("en"), trade)] == [1]  # no discount
+
+
+def prices_of(state: dict[str, object], track: str) -> list[dict[str, object]]:
+    return next(p["cost"] for p in state["purchases"] if p.get("id") == track)  # type: ignore[attr-defined]

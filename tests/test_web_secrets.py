@@ -87,6 +87,7 @@ def test_the_host_saves_at_any_time_a_seat_sealed_until_the_game_is_over() -> No
     sealed = client.get("/api/save", params={"seat": token(room, 0)})
     assert sealed.status_code == 200 and "seed" not in sealed.json()["setup"]
     assert sealed.json()["seat"] == "red"
+    assert 'filename="ckdsl-seat-save.json"' in sealed.headers["content-disposition"]
     assert client.get("/api/save", params={"host": "guess"}).status_code == 403
     assert client.get("/api/save").status_code == 403  # a spectator saves nothing
     room.game.state.over = True  # at the end, nothing is left to hide
@@ -110,7 +111,9 @@ def test_a_seats_sealed_save_loads_again_at_its_table_only() -> None:
     _played(room, client, 6)
     sealed = client.get("/api/save", params={"seat": token(room, 1)}).text
     digest, history = room.game.state.digest(), list(room.game.history)
-    _played(room, client, 4)
+    _played(room, client, 4)  # (the sealed length moves in whole blocks, not by an answer's)
+    later = client.get("/api/save", params={"seat": token(room, 1)}).json()["sealed"]
+    assert len(later) == len(json.loads(sealed)["sealed"])
     assert room.game.state.digest() != digest
     for seat in (0, 1, 2):  # every seat asks, each with the same seat's save
         reply = client.post("/api/load", json={"seat": token(room, seat), "save": sealed})
@@ -180,4 +183,7 @@ def test_a_load_checks_the_saved_state_as_replay_does() -> None:
     data["state_digest"] = "0" * 64  # the answers do not reach this state: an edited save
     reply = client.post("/api/load", json={"host": room.host, "save": json.dumps(data)})
     assert reply.status_code == 422 and "saved final state" in reply.json()["error"]
+    data["setup"]["rules"] = ""  # (was a ValueError: 500)
+    reply = client.post("/api/load", json={"host": room.host, "save": json.dumps(data)})
+    assert reply.status_code == 422 and "setup.rules is empty" in reply.json()["error"]
     assert room.setup.seed == SEED

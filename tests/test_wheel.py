@@ -102,9 +102,11 @@ def test_wheel_in_a_fresh_virtual_environment(wheel: Path, tmp_path: Path) -> No
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True, system_site_packages=True)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    # (a PYTHONPATH naming a checkout would put it before the installed wheel)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     install = subprocess.run(
         [str(bindir / "python"), "-m", "pip", "install", "-q", str(wheel)],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=env,
     )  # fmt: skip
     if install.returncode != 0 and "Could not find a version" in install.stderr:
         pytest.skip("no package index reachable: " + install.stderr.splitlines()[-1])
@@ -113,11 +115,11 @@ def test_wheel_in_a_fresh_virtual_environment(wheel: Path, tmp_path: Path) -> No
     elsewhere.mkdir()
     where = subprocess.run(
         [str(bindir / "python"), "-c", "import ckdsl; print(ckdsl.__file__)"],
-        cwd=elsewhere, capture_output=True, text=True, check=True,
+        cwd=elsewhere, capture_output=True, text=True, check=True, env=env,
     )  # fmt: skip
     assert Path(where.stdout.strip()).is_relative_to(env_dir), where.stdout
     done = subprocess.run(
         [str(bindir / "ckdsl"), "validate"],
-        cwd=elsewhere, capture_output=True, text=True, check=False,
+        cwd=elsewhere, capture_output=True, text=True, check=False, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -28,6 +28,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -57,6 +58,19 @@ class Block:
     slow: bool = False
     figure: str | None = None  # a figure a command draws, shown below the output
     command_line: bool = False  # show the command (when the prose around does not)
+    # show only the lines from the one starting with the first text to the one before the
+    # line starting with the second (a part of a long report)
+    excerpt: tuple[str, str | None] | None = None  # (None: to the end)
+
+
+def _excerpt(text: str, start: str, stop: str | None) -> str:
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(start))
+    last = next(
+        (i for i in range(first + 1, len(lines)) if stop and lines[i].startswith(stop)),
+        len(lines),
+    )
+    return "\n".join(lines[first:last])
 
 
 def _simulate_sentences(out: dict[str, str], runs: Path) -> list[str]:
@@ -85,6 +99,30 @@ def _finished_sentences(out: dict[str, str], runs: Path) -> list[str]:
         f"[{mean['low']:.1f}, {mean['high']:.1f}], from {turns['min']:.0f} to {turns['max']:.0f}."
     ]
 
+
+FOURTEEN_COMPARE = ["compare", "base", "{runs}/fourteen.yaml", "--games", "200", "--rotate-seats",
+                    "--jobs", "2", "--out", "{runs}/fourteen", "--quiet"]  # fmt: skip
+
+
+def _pairing_sentences(out: dict[str, str], runs: Path) -> list[str]:
+    """What pairing bought in the comparison: its pairing gains, in words."""
+    comparison = json.loads(out["json"])["comparisons"][0]
+    gain = {row["metric"]: row for row in comparison["pairing_gain"]}
+    turns, seat1 = gain["turns"], gain["win_seat_1"]
+    return [
+        f"What pairing bought here: the same seed gives the same game until someone reaches "
+        f"13 points, and game length correlates at r = {turns['correlation']:.2f} between the "
+        f"two rule sets on a seed; the variance of the paired difference is "
+        f"{turns['gain']:.1f} times smaller than that of two independent samples "
+        f"({seat1['gain']:.1f} times for the first seat's win): an unpaired experiment would "
+        f"need {turns['gain']:.0f} times as many games for the same interval on game length."
+    ]
+
+
+RANDOM_SEEDS = 25
+"""Seeds of the heuristic against three random bots (each in the four rotations): 25
+rather than the 100 of earlier pages, for a machine shared with other work; the heuristic
+wins every game either way, and the interval says how sure that is."""
 
 MCTS_SEEDS = 10
 """Seeds of the mcts block (each played in the four seat rotations), fewer than the 50 of
@@ -165,9 +203,10 @@ def _mcts_sentences(out: dict[str, str], runs: Path) -> list[str]:
         f"paired on the seeds (each seed's four games averaged, paired t), is "
         f"{difference(w16, w300)}. With 50 iterations: {rate(w50)} (300 − 50: "
         f"{difference(w50, w300)}).",
-        f"A game of the 300-iteration run took {seconds.mean():.0f} s on average "
-        f"({seconds.min():.0f} to {seconds.max():.0f} s, as the rows record it, with the "
-        "machine shared as said below).",
+        f"A game of the 300-iteration run took {seconds.mean():.0f} s of wall time on average "
+        f"({seconds.min():.0f} to {seconds.max():.0f} s, as the rows record it), on a machine "
+        "shared with other work while it ran: no measure of the engine's speed "
+        "([engine.md](engine.md#speed)).",
     ]
 
 
@@ -197,22 +236,61 @@ BLOCKS = [
         "fourteen",
         "docs/experiments.md",
         {
+            "run": FOURTEEN_COMPARE,
+            "json": [*FOURTEEN_COMPARE, "--json"],  # the same games, read again
+        },
+        shown="run",
+        sentences=_pairing_sentences,
+        timed="run",
+    ),
+    # The fourteen comparison's games read again (nothing played): seat balance by seed,
+    # the level of its test, the planner.
+    Block(
+        "fourteen-balance",
+        "docs/experiments.md",
+        {"run": ["report", "{runs}/fourteen", "--quiet"]},
+        shown="run",
+        excerpt=("Seat balance", "Pairing gain"),
+        command_line=True,
+    ),
+    Block(
+        "seat-level",
+        "docs/experiments.md",
+        {"run": ["benchmarks/seat_test_level.py", "{runs}/fourteen/base", "--repeats", "4000"]},
+        shown="run",
+        command_line=True,
+    ),
+    Block(
+        "fourteen-plan",
+        "docs/experiments.md",
+        {"run": ["plan", "{runs}/fourteen", "--delta", "0.03", "--metric", "seat4_win"]},
+        shown="run",
+        command_line=True,
+    ),
+    # Does the effect depend on the bots? A small run of its own.
+    Block(
+        "lineups",
+        "docs/experiments.md",
+        {
             "run": [
                 "compare",
                 "base",
-                "{runs}/fourteen.yaml",
+                "{runs}/limit9.yaml",
+                "--lineups",
+                "heuristic*4 ; random,heuristic*3 ; random*2,heuristic*2",
                 "--games",
-                "200",
-                "--rotate-seats",
+                "20",
                 "--jobs",
                 "2",
                 "--out",
-                "{runs}/fourteen",
+                "{runs}/lineups",
                 "--quiet",
             ],
         },
         shown="run",
         timed="run",
+        excerpt=("Does the effect depend on the bots?", None),
+        command_line=True,
     ),
     Block(
         "sweep",
@@ -252,7 +330,7 @@ BLOCKS = [
                 "random",
                 "random",
                 "--games",
-                "100",
+                str(RANDOM_SEEDS),
                 "--jobs",
                 "2",
                 "--out",
@@ -262,6 +340,7 @@ BLOCKS = [
         },
         shown="run",
         timed="run",
+        command_line=True,
     ),
     Block(
         "learned-heuristic",
@@ -297,7 +376,9 @@ BLOCKS = [
     ),
 ]
 
+
 FOURTEEN = "extends: base\noverride:\n  parameters:\n    points_to_win: 14\n"
+LIMIT9 = "extends: base\noverride:\n  parameters:\n    hand_limit: 9\n"
 
 
 def machine() -> str:
@@ -325,19 +406,28 @@ def run_block(block: Block, runs: Path) -> str:
     """The markdown of a block: its output, sentences and where it was measured."""
     runs.mkdir(parents=True, exist_ok=True)
     (runs / "fourteen.yaml").write_text(FOURTEEN)
+    (runs / "limit9.yaml").write_text(LIMIT9)
     outputs: dict[str, str] = {}
     seconds: dict[str, float] = {}
     for name, args in block.commands.items():
-        argv = [sys.executable, "-m", "ckdsl", *(a.format(runs=runs) for a in args)]
+        words = [a.format(runs=runs) for a in args]
+        # a script of the checkout (benchmarks/...), else a ckdsl command
+        argv = [sys.executable, *([] if words[0].endswith(".py") else ["-m", "ckdsl"]), *words]
         began = time.perf_counter()
         done = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
         seconds[name] = time.perf_counter() - began
         if done.returncode != 0:
             raise SystemExit(f"{block.name}: {' '.join(argv)} failed:\n{done.stderr}")
-        outputs[name] = done.stdout
-    shown = " ".join(a.format(runs="runs") for a in block.commands[block.shown])
-    lines = [f"`ckdsl {shown}`:", ""] if block.command_line else []
-    lines += ["```text", outputs[block.shown].rstrip(), "```", ""]
+        # the folder as the page names it; no padding at the ends of lines (rich's tables)
+        text = done.stdout.replace(str(runs), "runs")
+        outputs[name] = "\n".join(line.rstrip() for line in text.splitlines())
+    shown = shlex.join(a.format(runs="runs") for a in block.commands[block.shown])
+    program = "python" if shown.split()[0].endswith(".py") else "ckdsl"
+    lines = [f"`{program} {shown}`:", ""] if block.command_line else []
+    output = outputs[block.shown].rstrip()
+    if block.excerpt is not None:
+        output = _excerpt(output, *block.excerpt)
+    lines += ["```text", output, "```", ""]
     if block.figure is not None:
         lines += [f"![{block.name}]({block.figure})", ""]
     if block.sentences is not None:

@@ -5,7 +5,7 @@ attack, the end) at 1400x1000 and on a 390x844 phone, in English and Polish
 (``web-MOMENT-SIZE-LANG.png``; ``build``: a road chosen in the build bar, its spots
 lit, the phone's board zoomed in); the terminal's text board in colour
 (``terminal-map-LANG.png``). Needs Chromium and tmux (Debian: apt-get install
-chromium tmux).
+chromium tmux), and rich (the sim extra) for the terminal's colours.
 
     python tools/docs_screenshots.py [--out docs/img] [--only moments]
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ckdsl import arguments
 from ckdsl.board.maps import MapSpec
 from ckdsl.board.topology import Topology
 from ckdsl.rng import Stream, derive
@@ -30,7 +31,10 @@ def _robber(number: list[int | None]) -> int:
 
 
 def fixed_layout(spec: MapSpec, topology: Topology, name: str) -> Layout:
-    """The map's fixed layout ``name``; KeyError naming the known ones if there is none."""
+    """The map's fixed layout ``name``; KeyError naming the known ones if there is none
+    (a TypeError naming the argument for a wrong type)."""
+    _check_board(spec, topology)
+    arguments.text(name, "name")
     if name not in spec.layouts:
         known = ", ".join(spec.layouts) or "none"
         raise KeyError(f"map '{spec.name}' has no layout '{name}' (layouts: {known})")
@@ -49,6 +53,11 @@ def fixed_layout(spec: MapSpec, topology: Topology, name: str) -> Layout:
 ATTEMPTS = 1000
 
 
+def _check_board(spec: object, topology: object) -> None:
+    arguments.instance(spec, MapSpec, "spec", "from load_map")
+    arguments.instance(topology, Topology, "topology", "topology_for(spec)")
+
+
 def random_layout(spec: MapSpec, topology: Topology, seed: int) -> Layout:
     """Terrains, numbers and harbor kinds shuffled from the map's pools with the layout
     stream of ``seed`` only.
@@ -57,7 +66,11 @@ def random_layout(spec: MapSpec, topology: Topology, seed: int) -> Layout:
     until they do not. On a map where that cannot be done the attempt with the fewest
     touching pairs is kept, so a layout is always dealt and always the same for a seed.
     Terrain and harbor pools are laid out in sorted order before shuffling, so their key
-    order in the file does not matter; number tokens are taken in file order."""
+    order in the file does not matter; number tokens are taken in file order. A wrong
+    type of argument is a TypeError naming it (a ``random.Random`` is no seed: its text
+    would change from run to run)."""
+    _check_board(spec, topology)
+    arguments.whole(seed, "seed")
     rng = Stream(derive(seed, "layout"))
     terrain = [t for t, n in sorted(spec.terrains.items()) for _ in range(n)]
     rng.shuffle(terrain)

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ckdsl import arguments
 from ckdsl.board.layout import Layout
 from ckdsl.board.topology import Topology, corner_point
 
@@ -109,6 +110,8 @@ def render_svg(
 ) -> str:
     """An SVG document of the board: terrains, numbers, harbors, every id, ``pieces`` and
     ``tokens`` on it, the barbarian ``track`` and the ``spots`` a decision may name."""
+    arguments.instance(topology, Topology, "topology", "topology_for(spec)")
+    arguments.instance(layout, Layout, "layout", "random_layout or fixed_layout")
     xs = [p[0] for p in topology.inter_points]
     ys = [p[1] for p in topology.inter_points]
     left, top = min(xs) - MARGIN_X, min(ys) - MARGIN_Y

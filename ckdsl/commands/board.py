@@ -4,6 +4,7 @@ and ``ckdsl watch`` (a bot game shown turn by turn as it is played)."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from ckdsl.commands.common import (
     NAME,
     NamedPath,
     bot_specs,
+    fail,
     json_option,
     refuse_game_files,
     rules_option,
@@ -220,6 +222,13 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
         click.echo(f"wrote {png_path}", err=True)
 
 
+def _finite(value: float | None, option: str) -> float | None:
+    """``value`` unless it is nan (which every range test lets through)."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("give a number, not nan", param_hint=option)
+    return value
+
+
 @click.command()
 @click.option(
     "--players",
@@ -230,7 +239,8 @@ def _write_pictures(svg: str, svg_path: Path | None, png_path: Path | None) -> N
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
 @click.option(
     "--delay",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=3600),  # (nan passes a range test: _finite refuses it)
+    callback=lambda ctx, param, value: _finite(value, "--delay"),
     default=None,
     help="Seconds between turns (default: 1 on a terminal, 0 otherwise).",
 )
@@ -283,6 +293,7 @@ def show_steps(
 ) -> None:
     """Print each turn's log and the status after it, rewrite the board file, then pause
     (or, with ``wait``, wait for Enter); the final scores at the end."""
+    from ckdsl.diagnostics import Diagnostic
     from ckdsl.reports.game import score_lines
     from ckdsl.table.watch import write_board
 
@@ -291,7 +302,11 @@ def show_steps(
         click.echo(f"── {title} " + "─" * 40)
         click.echo("\n".join([*step.lines, *step.status]))
         if svg_path is not None:
-            write_board(game, catalog, svg_path, title)
+            try:
+                write_board(game, catalog, svg_path, title)
+            except OSError as exc:  # (a missing folder, a folder in its place, a full disk)
+                message = f"cannot write the board: {exc.strerror or exc}"
+                fail([Diagnostic(str(svg_path), 0, 0, message)])
         if wait:
             click.prompt("", default="", show_default=False, prompt_suffix="⏎ ")
         elif pause:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -85,9 +86,27 @@ jobs_option = click.option(
     help="Worker processes (default: every core); 1 plays in this process. With "
     "--scheduler local-dask: the cluster's workers.",
 )
+# A running Dask scheduler's address: [tcp:// or dask://]HOST:PORT (an IPv6 host bracketed).
+_SCHEDULER = re.compile(r"(?:[a-z][a-z0-9+]*://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}")
+
+
+def _scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--scheduler``: local processes, a local Dask cluster or a scheduler's address; a
+    usage error for anything else (before a game is played or a cluster is reached)."""
+    if value is None or value in ("local", "processes", "local-dask"):
+        return value
+    if not _SCHEDULER.fullmatch(value):
+        raise click.BadParameter(
+            f"'{value[:60]}' is not a Dask scheduler: give local-dask, or an address "
+            "tcp://HOST:PORT (dask://HOST:PORT)"
+        )
+    return value
+
+
 scheduler_option = click.option(
     "--scheduler",
     default=None,
+    callback=_scheduler,
     metavar="WHERE",
     help="Run on Dask: 'local-dask' starts a LocalCluster of --jobs workers; "
     "tcp://HOST:8786 or dask://HOST:8786 uses a running scheduler (`dask scheduler`, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -718,8 +719,9 @@ def parse_margins(values: Sequence[str]) -> dict[str, float]:
                 f"'{value}' is not DELTA or METRIC=DELTA (e.g. 0.03, turns=2)",
                 param_hint="--margin",
             ) from None
-        if not delta > 0:
-            raise click.BadParameter(f"a margin must be positive: '{value}'", param_hint="--margin")
+        if not 0 < delta < math.inf:  # (nan and inf too: "equivalent within ±inf" says nothing)
+            message = f"a margin must be a positive finite number: '{value}'"
+            raise click.BadParameter(message, param_hint="--margin")
         margins[name.strip() or EVERY_RATE] = delta
     return margins
 

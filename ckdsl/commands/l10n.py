@@ -32,7 +32,7 @@ def l10n() -> None:
 _locales_option = click.option(
     "--locales",
     "locales",
-    type=NamedPath(path_type=Path, file_okay=False),
+    type=NamedPath(path_type=Path, exists=True, file_okay=False),
     default=None,
     metavar="FOLDER",
     help="The folder of the locale files (default: rules/locales of the checkout you are "

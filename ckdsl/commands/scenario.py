@@ -45,7 +45,11 @@ def scenario(paths: tuple[Path, ...], rules: str | None, as_json: bool) -> None:
     missing = [p for p in paths if not p.exists()]
     if missing:
         fail([Diagnostic(str(p), 0, 0, "no such file or folder") for p in missing])
-    outcomes = [run_file(path, rules) for path in scenario_files(paths)]
+    files = list(scenario_files(paths))
+    if not files:  # a folder moved or misnamed: "0 of 0 passed" would pass a CI silently
+        where = ", ".join(str(p) for p in paths)
+        fail([Diagnostic(where, 0, 0, "no scenario files (*.yaml) here: nothing was run")])
+    outcomes = [run_file(path, rules) for path in files]
     if as_json:
         echo_json([{**o.to_json(), **({"rules": rules} if rules else {})} for o in outcomes])
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def serve(
     setup = GameSetup(target, map_name, layout, len(specs), fresh_seed() if seed is None else seed)
     with setup_usage_errors():
         room = Room(setup, specs)
-    port = port or _free_port(host)
+    port = _listenable(host, port)  # before the links are shown: a usage error, not exit 3
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     click.echo(f"ckdsl table: {base}  (to watch: the public game, read only)")
     colours = load_rules(setup.rules).compiled.names("player_colours")
@@ -99,10 +100,25 @@ def serve(
     uvicorn.Server(server_config(make_app(room), host, port)).run()
 
 
-def _free_port(host: str) -> int:
+def _listenable(host: str, port: int) -> int:
+    """``port`` (a free one for 0) if the table can listen there; a usage error naming
+    ``--host`` (no such address) or ``--port`` (taken, or not allowed) otherwise. The
+    socket is closed again for uvicorn to open: a race with another program is possible,
+    and uvicorn's own message then says so."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise click.BadParameter(f"cannot listen on '{host}': {exc}", param_hint="--host") from None
     with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.bind((host, 0))
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            hint = "--port" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+            raise click.BadParameter(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}", param_hint=hint
+            ) from None
         return int(probe.getsockname()[1])
 
 

@@ -152,8 +152,9 @@ def plan_command(
     from ckdsl.sim.stored import load
 
     require_extra()
-    if delta == 0:
-        raise click.BadParameter("the difference to detect cannot be 0", param_hint="--delta")
+    if delta == 0 or not math.isfinite(delta):
+        message = f"the difference to detect is a finite number other than 0, not {delta}"
+        raise click.BadParameter(message, param_hint="--delta")
     stored = load(folder, base)
     name = metric_name(metric)
     report = compare(stored.frames, base=stored.base)
@@ -202,9 +203,10 @@ def plan_command(
     def show(value: float | None) -> str:
         return "n/a" if value is None else f"{value * scale:.3g}{unit}"
 
+    each_seed = f"{per_seed:g} game{'' if per_seed == 1 else 's'} per seed"
+
     click.echo(
-        f"Pilot: {folder} ({stored.base} against {chosen}, {values.size} seeds, "
-        f"{per_seed:g} games per seed)"
+        f"Pilot: {folder} ({stored.base} against {chosen}, {values.size} seeds, {each_seed})"
     )
     click.echo(
         f"{diff.spec.label}: pilot difference {show(diff.delta.estimate)}; SD of the per-seed "
@@ -216,7 +218,7 @@ def plan_command(
     click.echo(
         f"To detect Δ = {show(delta)} with {power:.0%} power (paired t, two-sided α = "
         f"{alpha:g}): {needed} seeds ({math.ceil(needed * per_seed)} games per rule set at "
-        f"{per_seed:g} games per seed)."
+        f"{each_seed})."
     )
     click.echo(f"With the pilot's {values.size} seeds: MDE {show(mde)} at {power:.0%} power.")
 

@@ -14,6 +14,7 @@ import click
 
 from ckdsl.commands.common import (
     PATH,
+    NamedPath,
     bot_specs,
     jobs_option,
     json_option,
@@ -72,7 +73,7 @@ def _sweep_options(command: Any) -> Any:
             scheduler_option,
             click.option(
                 "--out",
-                type=PATH,
+                type=NamedPath(path_type=Path, file_okay=False),
                 default=None,
                 help="Keep the games: one results folder per value, the variants in "
                 "DIR/_variants. The same command again plays only what is missing.",
@@ -128,6 +129,25 @@ class _Runner:
         self.lineup = tuple(spec.full() for spec in bot_specs(line))
         self.metrics = metrics
         self.folder = folder
+
+    def check(self, points: Sequence[Point]) -> None:
+        """Every value's rule set loaded before a game is played: a value the rules refuse
+        (``hand_limit`` above ``hand_limit_cap``) is a finding naming it and the file
+        and place of the rule it breaks, rather than a failure in the middle of the run."""
+        from dataclasses import replace
+
+        from ckdsl.session import load_rules
+        from ckdsl.sim.sweep import label, write_variant
+
+        found: list[Diagnostic] = []
+        for point in points:
+            try:  # loaded from where play() writes it, so play() finds it in the cache
+                load_rules(str(write_variant(self.rules, point, self.folder / "_variants")))
+            except CkdslError as exc:
+                found += [replace(d, message=f"{label(point)}: {d.message}")
+                          for d in exc.diagnostics]  # fmt: skip
+        if found:
+            raise CkdslError(found)
 
     def play(self, point: Point, games: int, seed: int, where: str) -> pd.DataFrame:
         from ckdsl.sim.experiment import Experiment
@@ -203,6 +223,7 @@ def sweep_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, pl
     options = {"jobs": jobs, "scheduler": scheduler, "quiet": quiet}
     with results_folder(out, "sweep") as folder:
         runner = _Runner(rules, players, rotate_seats, options, metrics, folder)
+        runner.check(points)
         frames = {point: runner.play(point, games, seed, ".") for point in points}
         user = [name for name, _ in metrics]
         levels = analyse(frames, reference, user=user, level=level, seed=seed)
@@ -286,7 +307,7 @@ def search_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, p
 
     \b
     Examples:
-      ckdsl search base --set hand_limit=4..14 --target balance --trials 6 --games 40
+      ckdsl search base --set hand_limit=4..13 --target balance --trials 6 --games 40
       ckdsl search base --set points_to_win=10..16 --target turns=80 --plot search.png
     """
     from ckdsl.sim import require_extra
@@ -298,7 +319,7 @@ def search_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, p
         search,
         verdict,
     )
-    from ckdsl.sim.sweep import analyse, per_seed
+    from ckdsl.sim.sweep import analyse, grid, per_seed
 
     require_extra()
     require_extra("optuna")
@@ -326,6 +347,7 @@ def search_command(rules: str, sets: tuple[str, ...], sweep_file: Path | None, p
     options = {"jobs": jobs, "scheduler": scheduler, "quiet": quiet}
     with results_folder(out, "search") as folder:
         runner = _Runner(rules, players, rotate_seats, options, metrics, folder)
+        runner.check(grid(space))
         frames: dict[Point, pd.DataFrame] = {}
         levels: dict[Point, Level] = {}
 

@@ -358,11 +358,11 @@ def _write_sources(
     if SECTION in locale.data:
         start = locale.positions.key((SECTION,)).line - 1
         end = _block_end(lines, start)
-        head, notes = _section_comments(lines[start:end])
+        head, notes, tails = _section_comments(lines[start:end])
         kept = [
             line
             for key, line in zip(sources, body, strict=True)
-            for line in [*notes.pop(key, []), line]
+            for line in [*notes.pop(key, []), line + tails.get(key, "")]
         ]
         kept += [line for left in notes.values() for line in left]  # of entries gone: kept
         edits.replaced[start] = (
@@ -375,24 +375,35 @@ def _write_sources(
     edits.added.setdefault(len(lines), []).extend([*blank, *HEADER, *section])
 
 
-def _section_comments(lines: Sequence[str]) -> tuple[str, dict[str, list[str]]]:
+def _section_comments(
+    lines: Sequence[str],
+) -> tuple[str, dict[str, list[str]], dict[str, str]]:
     """The comments a translator wrote in the ``sources:`` section: the one on its own
-    line (after the key), and each comment line by the key of the entry it stands above
-    (``""`` for those at the end), so rewriting the fingerprints loses none of them."""
+    line (after the key), each comment line by the key of the entry it stands above
+    (``""`` for those at the end), and each comment after an entry on its line, by its
+    key, so rewriting the fingerprints loses none of them."""
     found = re.search(r"\s+#.*$", lines[0]) if lines else None
     head = found.group(0) if found else ""
     notes: dict[str, list[str]] = {}
+    tails: dict[str, str] = {}
     waiting: list[str] = []
     for line in lines[1:]:
         stripped = line.strip()
         if stripped.startswith("#"):
             waiting.append(line)
-        elif stripped and waiting:
-            notes.setdefault(stripped.split(":", 1)[0], []).extend(waiting)
+            continue
+        if not stripped:
+            continue
+        key = stripped.split(":", 1)[0]
+        tail = re.search(r"\s+#.*$", stripped)  # (a fingerprint holds no '#')
+        if tail:
+            tails[key] = tail.group(0)
+        if waiting:
+            notes.setdefault(key, []).extend(waiting)
             waiting = []
     if waiting:
         notes.setdefault("", []).extend(waiting)
-    return head, notes
+    return head, notes, tails
 
 
 def _block_end(lines: Sequence[str], start: int) -> int:

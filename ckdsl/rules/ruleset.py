@@ -163,7 +163,9 @@ def _load_folder(folder: Path, draft: _Draft) -> None:
     from ckdsl.rules.yamlload import load_yaml  # PyYAML: only when files are read
 
     draft.sources.append(Stamp.of(folder))  # a file added or removed changes the listing
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    # Every *.yaml but a folder: a FIFO, a device or a dangling link there is refused by
+    # name (load_yaml), not skipped (the rule set would load without that file's rules).
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and not p.is_dir())
     if not files:
         draft.diagnostics.append(
             Diagnostic(str(folder), 0, 0, "this folder holds no rule files (*.yaml)")

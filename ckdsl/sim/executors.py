@@ -267,7 +267,7 @@ class Dask(Executor):
                 self._client: distributed.Client = Client(self._cluster)
             else:
                 self._client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:  # (ValueError: a bad address)
             self.close()
             where = address or "a local cluster"
             raise _error(f"cannot reach the Dask scheduler at {where}: {exc}") from None

@@ -1,6 +1,6 @@
 """A search for the parameter value(s) that meet a target, then a confirmation on fresh seeds.
 
-``ckdsl search base --set hand_limit=4..14 --target balance`` asks Optuna's TPE sampler
+``ckdsl search base --set hand_limit=4..13 --target balance`` asks Optuna's TPE sampler
 (a well-kept optimizer of noisy, discrete objectives; seeded, so a search is repeatable)
 for values to try. Each trial plays the variant on the **search seeds** (the same seeds
 for every value, so values are compared on the same boards and dice: common random

@@ -42,7 +42,7 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
     lines = [
         f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
         f" · {decision} · {barbarians}{dice}",
-        f"  {m('table_titles')}: {title_line(game, catalog)}",
+        f"  {label(catalog, m('table_titles'), title_line(game, catalog))}",
     ]
     counters = counter_line(game, catalog)
     if counters:
@@ -64,7 +64,8 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
             f"{source_name(game, catalog, source)} {n}"
             for source, n in points_breakdown(game, p).items()
         )
-        head = f"{'▶' if p == seat else ' '} {who(p)}: {player.points} {m('table_vp')} ({sources})"
+        score = f"{player.points} {m('table_vp')} ({sources})"
+        head = f"{'▶' if p == seat else ' '} {label(catalog, who(p), score)}"
         if p == seat:
             hand = ", ".join(
                 catalog.counted(rules.goods[g], n) for g, n in enumerate(player.hand) if n
@@ -74,18 +75,27 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
                 for card, n in Counter(player.progress).items()
             )
             lines.append(
-                f"{head} · {m('table_hand')}: {hand or '-'} · {m('table_progress')}: {cards or '-'}"
+                f"{head} · {label(catalog, m('table_hand'), hand or '-')}"
+                f" · {label(catalog, m('table_progress'), cards or '-')}"
             )
             lines.append(
-                f"    {m('table_levels')}: {levels} · {m('table_knights')}: {knights or '-'}"
+                f"    {label(catalog, m('table_levels'), levels)}"
+                f" · {label(catalog, m('table_knights'), knights or '-')}"
             )
         else:
             lines.append(
-                f"{head} · {m('table_cards')}: {view.hand_sizes[p]} · "
-                f"{m('table_progress')}: {view.progress_counts[p]} · {m('table_levels')}: "
-                f"{levels} · {m('table_knights')}: {knights or '-'}"
+                f"{head} · {label(catalog, m('table_cards'), view.hand_sizes[p])}"
+                f" · {label(catalog, m('table_progress'), view.progress_counts[p])}"
+                f" · {label(catalog, m('table_levels'), levels)}"
+                f" · {label(catalog, m('table_knights'), knights or '-')}"
             )
     return lines
+
+
+def label(catalog: Catalog, name: str, value: object) -> str:
+    """``name: value`` as the table's language writes it (French puts a space before the
+    colon: ``table_label``)."""
+    return catalog.message("table_label", label=name, value=value)
 
 
 def decision_name(game: Game, catalog: Catalog) -> str:
@@ -114,7 +124,7 @@ def counter_line(game: Game, catalog: Catalog) -> str:
             )
         else:
             shown = str(value)
-        parts.append(f"{catalog.name('counters', cid)}: {shown}")
+        parts.append(label(catalog, catalog.name("counters", cid), shown))
     return " · ".join(parts)
 
 
@@ -153,26 +163,27 @@ def title_line(game: Game, catalog: Catalog) -> str:
             catalog.name("colours", colours[p]) if p != NOBODY else catalog.message("table_nobody")
         )
 
-    parts = [f"{catalog.name('titles', 'longest_road')}: {who(state.longest_road_holder)}"]
+    parts = [label(catalog, catalog.name("titles", "longest_road"), who(state.longest_road_holder))]
     defenders = [(p, me.defender) for p, me in enumerate(state.players) if me.defender]
     if defenders:
         held = ", ".join(who(p) + (f" ×{n}" if n > 1 else "") for p, n in defenders)
-        parts.append(f"{catalog.name('titles', 'defender')}: {held}")
+        parts.append(label(catalog, catalog.name("titles", "defender"), held))
     for title in rules.programs.titles:
         if title.score is not None:
             holders = state.titles.get(title.id, ((), ()))[0]
             held = ", ".join(who(p) for p in holders) or who(NOBODY)
-            parts.append(f"{catalog.name('titles', title.id)}: {held}")
+            parts.append(label(catalog, catalog.name("titles", title.id), held))
     for t, track in enumerate(rules.tracks):
         at = state.metropolis[t]
         if at != NOBODY:
-            parts.append(
-                f"{catalog.name('pieces', 'metropolis')} ({catalog.name('tracks', track.id)}):"
-                f" {who(state.owner[at])}"
+            metropolis = (
+                f"{catalog.name('pieces', 'metropolis')} ({catalog.name('tracks', track.id)})"
             )
+            parts.append(label(catalog, metropolis, who(state.owner[at])))
     if state.merchant != NOBODY:
         tile = catalog.message("board_tile", tile=state.merchant)
-        parts.append(f"{catalog.name('pieces', 'merchant')}: {who(state.merchant_owner)} ({tile})")
+        merchant = f"{who(state.merchant_owner)} ({tile})"
+        parts.append(label(catalog, catalog.name("pieces", "merchant"), merchant))
     return " · ".join(parts)
 
 

@@ -39,11 +39,18 @@ def format_value(game: Game, kind: str, value: Any) -> str:
 
 def format_option(game: Game, option: Option) -> str:
     """The readable form of ``option``: its verb's form (``Verb.form``, registered with
-    the part of the engine that handles it), with the option's values written in."""
+    the part of the engine that handles it), with the option's values written in. An
+    option that is no option (not a tuple starting with its verb, too short for its form)
+    is a TypeError naming it (the Python API's callers pass their own)."""
+    if not isinstance(option, tuple) or not option or not isinstance(option[0], str):
+        raise TypeError(f"option: an answer as a tuple starting with its verb, not {option!r:.60}")
     form = tables().forms.get(option[0])
     if form is None:
         return str(option[0])
-    return _FIELD.sub(lambda m: _field(game, option, int(m["at"]), m["as"]), form)
+    try:
+        return _FIELD.sub(lambda m: _field(game, option, int(m["at"]), m["as"]), form)
+    except IndexError:
+        raise TypeError(f"option: {option!r:.60} lacks the values of a '{option[0]}'") from None
 
 
 # A field of a form: ``{k}`` or ``{k:how}`` (``ckdsl.core.decisions.Verb``).

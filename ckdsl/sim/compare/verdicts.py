@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ckdsl.sim.compare.differences import Difference
 from ckdsl.sim.compare.specs import MetricSpec
 
@@ -26,6 +28,16 @@ def _digits(spec: MetricSpec) -> int:
     return 2
 
 
+def enough_digits(digits: int, *sizes: float | None) -> int:
+    """``digits``, or more when a size (an interval's half-width, a mean) is so small that
+    they would show it as zero: two significant digits of the smallest, at most six
+    decimals ("0.0043 [0.0021, 0.0065]", not "0.00 [0.00, 0.00]" beside a "significant")."""
+    for size in sizes:
+        if size is not None and 0 < abs(size) < 10.0**-digits:
+            digits = max(digits, min(6, 1 - math.floor(math.log10(abs(size)))))
+    return digits
+
+
 def format_delta(d: Difference) -> str:
     """``"+28.1 turns [+24.8, +31.6]"`` or ``"−0.4 pp [−2.6, +1.8]"``; for the variant × seat
     test, its statistic: ``"F(3, 196) = 0.84"``."""
@@ -33,10 +45,13 @@ def format_delta(d: Difference) -> str:
         t = d.seat_test
         return "n/a" if t.f is None else f"F({t.df1}, {t.df2}) = {t.f:.2f}"
     spec = d.spec
-    digits = _digits(spec)
     unit = f" {spec.unit}" if spec.unit else ""
     if d.delta.estimate is None:
         return "n/a"
+    half = None
+    if d.delta.low is not None and d.delta.high is not None:
+        half = (d.delta.high - d.delta.low) / 2 * spec.scale
+    digits = enough_digits(_digits(spec), half, d.delta.estimate * spec.scale)
     text = _signed(d.delta.estimate * spec.scale, digits) + unit
     if d.delta.low is not None and d.delta.high is not None:
         low = _signed(d.delta.low * spec.scale, digits)

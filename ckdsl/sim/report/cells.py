@@ -9,7 +9,7 @@ import math
 from ckdsl.sim.compare.analysis import ComparisonReport
 from ckdsl.sim.compare.differences import Comparison, Difference
 from ckdsl.sim.compare.summaries import RuleSetSummary
-from ckdsl.sim.compare.verdicts import format_delta
+from ckdsl.sim.compare.verdicts import enough_digits, format_delta
 
 __all__ = [
     "format_p",
@@ -67,7 +67,7 @@ def _value(value: float | None, scale: float, unit: str) -> str:
     digits = 1 if magnitude >= 10 else 2
     if unit in ("turns", "decisions"):
         digits = 1
-    return f"{value * scale:.{digits}f}"
+    return f"{value * scale:.{enough_digits(digits, magnitude)}f}"
 
 
 def _pct(level: float) -> str:

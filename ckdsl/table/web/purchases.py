@@ -15,7 +15,6 @@ from typing import Any
 
 from ckdsl.core.building import cost_of
 from ckdsl.core.compiled import Bundle
-from ckdsl.core.improvements import improvement_price
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.reports.position import screen_colour
 from ckdsl.table.answers import localized
@@ -75,12 +74,11 @@ def purchases(
             }
         )
     for t, track in enumerate(rules.tracks):
-        levels = game.state.players[seat].levels if seat is not None else None
-        level = 0 if levels is None else levels[t]
+        level = 0 if seat is None else game.state.players[seat].levels[t]
         if level >= len(track.levels):
             continue  # the track is climbed to its top: nothing left to buy
-        commodity = ((track.commodity, track.costs[level]),)
-        now = improvement_price(game, seat, t) if seat is not None else None
+        # level n + 1 costs its commodities, less a Crane's discount (improvements.py)
+        cost = priced("improvement", ((track.commodity, track.costs[level]),))
         found.append(
             {
                 "kind": "improve",
@@ -89,7 +87,7 @@ def purchases(
                 "level": level + 1,
                 "level_name": catalog.name("levels", track.levels[level]),
                 "colour": track_colours.get(track.id, "#90a4ae"),
-                "cost": price(catalog, game, now[0] if now else commodity),
+                "cost": price(catalog, game, cost),
                 "answers": answers.get(("improve", track.id), []),
             }
         )

@@ -369,7 +369,8 @@ class Room:
             "over": state.over,
             "scores": scores(game) if state.over else None,
             "final_title": catalog.message("final_scores"),
-            "words": {key: catalog.message(f"table_{key}") for key in PAGE_WORDS},
+            "words": {key: catalog.message(f"table_{key}") for key in PAGE_WORDS}
+            | {"label": catalog.message("table_label", label="{label}", value="{value}")},
             "winner": colours[state.winner] if state.winner >= 0 else None,
         }
 

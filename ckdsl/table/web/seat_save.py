@@ -20,6 +20,11 @@ from cryptography.fernet import Fernet, InvalidToken
 from ckdsl.session import SAVE_VERSION, SEAT_SAVE_FORMAT, GameSetup, save_data
 from ckdsl.turn.game import Game
 
+PAD = 16_384
+"""The sealed save's length is a multiple of this: two saves a seat downloads before and
+after another seat's secret answer (a discard) differ in length by whole blocks only, not
+by the length of the answer's text."""
+
 NOT_OURS = (
     "this seat's save was sealed by another table (or an earlier run of this one): only "
     "the table that made it opens it; the host's save opens anywhere"
@@ -34,6 +39,7 @@ def new_key() -> bytes:
 def seat_save(game: Game, setup: GameSetup, seat: int, key: bytes) -> dict[str, Any]:
     """The seat's save of ``game``: what the seat may know in the clear, the rest sealed."""
     full = json.dumps(save_data(game, setup), separators=(",", ":"))
+    full += " " * (-len(full) % PAD)  # (JSON ignores it) the length tells no answer's
     return {
         "format": SEAT_SAVE_FORMAT,
         "version": SAVE_VERSION,

@@ -29,11 +29,13 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ckdsl.l10n.catalog import all_languages
 from ckdsl.table.web.room import Refused, Room
+from ckdsl.table.web.seat_save import is_seat_save
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4_000_000  # bytes: a save of a long game is well under 1 MB
@@ -75,7 +77,13 @@ def make_app(room: Room) -> Starlette:
         return data
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        # The page in the language its address asks for from the first byte (<html lang>:
+        # screen readers and hyphenation), before its first poll fills in the words.
+        lang = request.query_params.get("lang", "en")
+        if lang == "en" or lang not in all_languages():
+            return FileResponse(STATIC / "index.html")
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(html.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
     async def state(request: Request) -> Response:
         query = request.query_params
@@ -108,7 +116,8 @@ def make_app(room: Room) -> Starlette:
     async def save(request: Request) -> Response:
         query = request.query_params
         data = await run_in_threadpool(room.save, query.get("seat"), query.get("host"))
-        headers = {"Content-Disposition": 'attachment; filename="ckdsl-game.json"'}
+        name = "ckdsl-seat-save.json" if is_seat_save(data) else "ckdsl-game.json"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers=headers)  # fmt: skip
 

@@ -13,6 +13,10 @@ let logSeen = null;  // the log lines already shown, to toast only the new ones
 const $ = (id) => document.getElementById(id);
 function text(el, value) { el.textContent = value; return el; }
 function make(tag, value) { return text(document.createElement(tag), value ?? ""); }
+// "name: value" as the table's language writes it (messages.table_label: French "name : value")
+function label(name, value) {
+  return (words.label || "{label}: {value}").replace(/\{(label|value)\}/g, (_, k) => (k === "label" ? name : value));
+}
 
 async function call(path, payload) {
   const reply = await fetch(path, {
@@ -52,7 +56,6 @@ function picture(kind, colour, label) {
     const c = document.createElementNS(ns, "circle");
     for (const [k, v] of [["cx", 10], ["cy", 10], ["r", 8.5], ["fill", "#e0e0e0"], ["stroke", "#455a64"]]) c.setAttribute(k, v);
     svg.append(c);
-    label = label ?? "";
   }
   if (label) {
     const t = document.createElementNS(ns, "text");
@@ -96,14 +99,17 @@ function drawPurchases(s) {
     b.classList.toggle("chosen", buyKey(p) === chosen);
     const colour = p.kind === "improve" ? p.colour : me?.screen;
     const icon = picture(`i-${p.kind}`, colour, p.kind === "improve" ? String(p.level) : "");
-    const name = make("span", p.kind === "improve" ? `${p.name}: ${p.level_name}` : p.name);
+    const name = make("span", p.kind === "improve" ? label(p.name, p.level_name) : p.name);
     name.className = "buy-name";
     b.append(icon, name, costRow(p.cost));
-    b.title = `${name.textContent}: ${p.cost.map((c) => `${c.count} × ${c.name}`).join(", ")}`;
+    b.title = label(name.textContent, p.cost.map((c) => `${c.count} × ${c.name}`).join(", "));
     b.addEventListener("click", () => choose(p));
     box.append(b);
   }
-  $("build").hidden = s.spectator || !purchases.length;
+  // On the seat's own move, only where something can be bought (not in a discard, a
+  // robber's move or the roll: their answers come first); otherwise a table of prices.
+  const buying = !s.pending.yours || ["main", "phase"].includes(s.pending.kind);
+  $("build").hidden = s.spectator || s.over || !purchases.length || !buying;
 }
 
 function choose(p) {
@@ -248,12 +254,12 @@ function show(s) {
   if (s.dice) dice.append(make("span", `${w.dice}: `), die("white", s.dice.white), die("red", s.dice.red), die("event", s.dice.event));
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
-  text($("titles"), `${w.titles}: ${s.titles}`);
+  text($("titles"), label(w.titles, s.titles));
   text($("counters"), s.counters);
   const r = s.rules;
   $("rules-text").replaceChildren(
     make("div", `${r.name}${r.description ? ": " + r.description : ""}`),
-    make("div", `${w.points_to_win}: ${r.points_to_win}`),
+    make("div", label(w.points_to_win, r.points_to_win)),
     ...r.differences.map((d) => make("div", d)));
   const hand = s.hand.map((h) => h.said).join(", ");
   text($("hand"), hand || "–");
@@ -288,7 +294,7 @@ function show(s) {
   const final = $("final");
   final.hidden = !s.over;
   if (s.over) {
-    const lines = Object.entries(s.scores).map(([c, n]) => `${s.players.find((p) => p.colour === c).name}: ${n}`);
+    const lines = Object.entries(s.scores).map(([c, n]) => label(s.players.find((p) => p.colour === c).name, n));
     final.replaceChildren(make("strong", s.final_title), ...lines.map((l) => make("div", l)));
     final.dataset.scores = JSON.stringify(s.scores);
   }
@@ -334,9 +340,10 @@ $("offer").addEventListener("submit", (e) => { e.preventDefault(); answer(offerT
 $("card-play").addEventListener("click", () => answer($("card-play").dataset.answer));
 
 // Pan and zoom the board (Panzoom, vendored): the wheel or two fingers zoom, a drag
-// pans; a drag never counts as a click on the spot where it ends.
+// pans; a drag never counts as a click on the spot where it ends. Not zoomed, a finger
+// moving up or down on the board scrolls the page (a phone's board is most of its width).
 const zoomed = $("board-svg");
-const panzoom = Panzoom(zoomed, { maxScale: 6, minScale: 1, contain: "outside", step: 0.4 });
+const panzoom = Panzoom(zoomed, { maxScale: 6, minScale: 1, contain: "outside", step: 0.4, touchAction: "pan-y" });
 $("board-area").addEventListener("wheel", (e) => panzoom.zoomWithWheel(e));
 $("zoom-in").addEventListener("click", () => panzoom.zoomIn());
 $("zoom-out").addEventListener("click", () => panzoom.zoomOut());
@@ -346,7 +353,11 @@ $("board-area").addEventListener("pointerdown", (e) => { pressed = [e.clientX, e
 $("board-area").addEventListener("click", (e) => {
   if (pressed && Math.hypot(e.clientX - pressed[0], e.clientY - pressed[1]) > 8) e.stopPropagation();
 }, true);
-zoomed.addEventListener("panzoomchange", (e) => { document.body.dataset.zoom = e.detail.scale.toFixed(2); });
+zoomed.addEventListener("panzoomchange", (e) => {
+  document.body.dataset.zoom = e.detail.scale.toFixed(2);
+  const touch = e.detail.scale > 1.01 ? "none" : "pan-y";  // zoomed: a finger pans the board
+  zoomed.style.touchAction = touch; $("board-area").style.touchAction = touch;
+});
 
 refresh(true);
 setInterval(() => { if (!busy) refresh(false); }, 400);
