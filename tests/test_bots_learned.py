@@ -193,3 +193,16 @@ def test_version_2_plays_on_with_its_model() -> None:
     assert len(old.model.names) == 19  # type: ignore[attr-defined]
     assert set(old.model.names) < set(new.model.names)  # type: ignore[attr-defined]
     assert set(new.model.names) <= set(NAMES)  # type: ignore[attr-defined]
+
+
+def test_version_3_offers_the_card_a_city_lacks() -> None:
+    """Three wool, two grain, two ore: the city lacks one ore, and wool is the good held
+    most beyond its cost; one offer a turn."""
+    game, _ = _offered(5, 3)
+    me = game.state.current
+    game.state.players[me].hand[:] = [0, 0, 3, 2, 2, 0, 0, 0]
+    game.state.offers_made = 0
+    bot = LearnedBot(1)
+    assert bot.offer(game, me, bot.value(game, me)) == ("offer", {"wool": 1}, {"ore": 1})
+    game.state.offers_made = 1
+    assert bot.offer(game, me, bot.value(game, me)) is None
