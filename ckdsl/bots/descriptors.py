@@ -206,10 +206,13 @@ class Describer:
             default=0.0,
         )
         best_level = max(mine.levels, default=0)
-        level_lead = -99
-        for t, level in enumerate(mine.levels):
-            rival = max((players[p].levels[t] for p in others), default=0)
-            level_lead = max(level_lead, level - rival)
+        level_lead = max(
+            (
+                level - max((players[p].levels[t] for p in others), default=0)
+                for t, level in enumerate(mine.levels)
+            ),
+            default=0,
+        )
         metropolises = sum(1 for i in state.metropolis if i != NOBODY and state.owner[i] == me)
         programs = rules.programs
         shares = [programs.defence_of(game, p) for p in range(game.n)]

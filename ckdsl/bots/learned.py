@@ -13,7 +13,9 @@ At each decision the bot fills its view's hidden parts with a sample
 (``PlayerView.determinize``), plays each answer on a clone of it and keeps the answer whose
 position has the highest log-odds; in the main phase it ends the turn when no action gains
 more than ``margin``. A roll is never looked at (its value is the position's), only the
-cards that may be played before it. It makes no trade offers (open answers).
+cards that may be played before it. Since version 3 it answers another player's offer
+by the hand the trade would leave it, and before ending its turn offers one card for one
+when that card completes a purchase.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ if TYPE_CHECKING:
 
 # 2: the bundled model's five main coefficients tuned by ``ckdsl tune`` (its record.tuned):
 # 14 of 200 games won against three heuristic bots, 7.0% [4.2%, 11.4%], against 2.5%
-# [1.1%, 5.7%] for version 1, the fit alone.
+# [1.1%, 5.7%] for version 1, the fit alone. 3: four numbers more (the metropolis race,
+# the defence against the barbarians, the cities at risk, the nearness of the win) fitted
+# on top of version 2's model, and trades with the other players (docs/bots.md).
 VERSION = "3"
 BUNDLED = "bundled"
 MODEL_FILE = "rules/bots/learned.yaml"
@@ -186,17 +190,17 @@ class LearnedBot:
                 continue
             need = dict(cost)
             spare = [(hand[g] - need.get(g, 0), -g) for g in range(len(hand))]
-            extra, give = max(spare)
+            extra, first = max(spare)  # the most held beyond the cost; the first good on ties
+            give, get = -first, short[0][0]
             if extra <= 0:
                 continue
-            get = short[0][0]
             copy = game.clone(log=False)
             swapped = copy.state.players[me].hand
-            swapped[-give] -= 1
+            swapped[give] -= 1
             swapped[get] += 1
             worth = self.value(copy, me)
             if worth > here + self.margin and (best is None or worth > best[0]):
-                best = (worth, -give, get)
+                best = (worth, give, get)
         if best is None:
             return None
         return ("offer", {rules.goods[best[1]]: 1}, {rules.goods[best[2]]: 1})
