@@ -2,15 +2,21 @@
 
     python tools/fit_learned.py --games 150 --players heuristic,heuristic,heuristic,heuristic \
         --out rules/bots/learned.yaml
+    python tools/fit_learned.py --stored-only --games 300 --players ... \
+        --base rules/bots/learned-v2.yaml --refine level_lead,defence --out FILE
 
-Plays ``--games`` games of the line-up on the seeds ``--seed`` .. ``--seed + games - 1``
-(seats as given), and at the start of every turn records, for each player, the numbers of
+Plays ``--games`` games of each line-up (``--players``, given again for another) on the
+seeds ``--seed`` .. ``--seed + games - 1`` (seats as given) and keeps each game's answers
+in ``--store`` (JSON lines: same rule set + seed + answers = same game), so a second run
+plays only the games the store lacks (``--stored-only``: none). Every stored game is then
+replayed, and at the start of every turn it records, for each player, the numbers of
 ``ckdsl.bots.descriptors`` (what that player may see) and whether that player went on to
 win. A logistic regression of the win on the standardized numbers (statsmodels' ``Logit``,
-maximum likelihood) gives the model. The seeds from ``--holdout`` of the way on are left
-out of the fit and score it: the log loss and accuracy there, against the base rate's, go
-in the file's record with the games, seeds, bots, rule set and its hash. An unfinished game
-is a loss for every seat.
+maximum likelihood) gives the model; with ``--base``, that model's log-odds are kept as an
+offset and only the numbers ``--refine`` names are fitted on top (a binomial GLM). The
+seeds from ``--holdout`` of the way on are left out of the fit and score it: the log loss
+and accuracy there, against the base rate's, go in the file's record with the games,
+seeds, bots, rule set and its hash. An unfinished game is a loss for every seat.
 """
 
 from __future__ import annotations
