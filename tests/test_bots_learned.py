@@ -101,8 +101,7 @@ def test_a_broken_model_file_is_named(tmp_path: Path) -> None:
 def test_the_learned_bot_beats_random_bots_and_is_deterministic() -> None:
     """A strength check with margin: against three random bots it wins every game of
     these seeds (version 3 won 199 of 200 measured, docs/bots.md; a model with a sign
-    flipped loses them), and
-    the same seed gives the same game."""
+    flipped loses them), and the same seed gives the same game."""
     finals = []
     for seed in (11, 12):
         game = start(GameSetup(seed=seed), log=False)
