@@ -205,7 +205,20 @@ def main(argv: list[str] | None = None) -> int:
                             "of the descriptors refined (statsmodels GLM, binomial)")  # fmt: skip
         record["base"] = {"file": str(args.base), "record": base.get("record")}
         intercept += float(base["intercept"])  # type: ignore[arg-type]
-        features = list(base["features"]) + features  # type: ignore[call-overload]
+        merged = [dict(f) for f in base["features"]]  # type: ignore[attr-defined]
+        for f in features:
+            same = [g for g in merged if g["name"] == f["name"]]
+            if not same:
+                merged.append(f)
+                continue
+            # A number the base reads already: one term, at the base's mean and scale
+            # (c1 (x - m1) / s1 + c2 (x - m2) / s2 = (c1 + c2 s1 / s2) (x - m1) / s1
+            # + c2 (m1 - m2) / s2).
+            g = same[0]
+            c2, m2, s2 = float(f["coefficient"]), float(f["mean"]), float(f["scale"])
+            g["coefficient"] = round(float(g["coefficient"]) + c2 * float(g["scale"]) / s2, 6)
+            intercept += c2 * (float(g["mean"]) - m2) / s2
+        features = merged
     data = {"version": 1, "record": record, "intercept": round(intercept, 6), "features": features}
     header = (
         "# The learned bot's model (ckdsl/bots/learned.py, docs/bots.md): written by\n"
