@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -96,12 +97,20 @@ def test_installed_wheel_validates_from_another_directory(wheel: Path, tmp_path:
 @pytest.mark.xdist_group("wheel")
 def test_wheel_in_a_fresh_virtual_environment(wheel: Path, tmp_path: Path) -> None:
     """A new venv, pip installs the wheel, and the installed ckdsl (not the checkout's)
-    works from another folder. The venv sees this environment's packages, so pip checks
-    the wheel's dependencies against them instead of downloading them all again (a clean
-    install from the index, dependencies included, is what CI's `.ci/run` does)."""
+    works from another folder. The venv sees this environment's packages (a path in a .pth
+    file: after its own, and without running this environment's .pth files, so not its
+    editable ckdsl), so pip checks the wheel's dependencies against them instead of
+    downloading them all again (a clean install from the index, dependencies included, is
+    what CI's `.ci/run` does)."""
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True, system_site_packages=True)
+    venv.create(env_dir, with_pip=True)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    site = subprocess.run(
+        [str(bindir / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(site, "_this_environment.pth").write_text("\n".join(sorted(ours)) + "\n")
     # (a PYTHONPATH naming a checkout would put it before the installed wheel)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     install = subprocess.run(

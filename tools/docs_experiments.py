@@ -235,6 +235,22 @@ def _mcts_sentences(out: dict[str, str], runs: Path) -> list[str]:
     ]
 
 
+def _throughput_sentences(out: dict[str, str], runs: Path) -> list[str]:
+    """The runner's cost and a random-bot game's time, read from the benchmark's output."""
+    text = out["run"]
+    plain = re.search(r"^\s*plain\s+[\d.]+ games/s wall,\s+([\d.]+) games per CPU", text, re.M)
+    ratio = re.search(r"^\s*jobs 1 / plain\+metrics\s+([\d.]+)\s+([\d.]+)", text, re.M)
+    if plain is None or ratio is None:
+        raise SystemExit("throughput: the benchmark's output changed; read it again here")
+    cost = 100 * (1 - float(ratio[2]))
+    return [
+        f"The runner's own cost (batches, rows, Parquet files written and synced, the "
+        f"manifest) is about {cost:.0f}% of the CPU time of random-bot games, which take "
+        f"{1000 / float(plain[1]):.0f} ms of CPU each here; it is the same per game for "
+        f"slower bots, so a smaller share of their games."
+    ]
+
+
 BLOCKS = [
     Block(
         "h500",
@@ -342,6 +358,15 @@ BLOCKS = [
         shown="run",
         timed="run",
         figure="img/sweep-hand-limit.png",
+        command_line=True,
+    ),
+    Block(
+        "throughput",
+        "docs/experiments.md",
+        {"run": ["benchmarks/simulate.py", "--games", "200", "--repeats", "5"]},
+        shown="run",
+        sentences=_throughput_sentences,
+        excerpt=("  ratios", None),
         command_line=True,
     ),
     Block(
