@@ -135,3 +135,22 @@ def yaml_files_under(folder: Path) -> tuple[list[Path], list[Path]]:
             elif entry.name.endswith(".yaml") and entry.is_file():
                 found.append(path)
     return sorted(found), sorted(too_deep)
+
+
+def read_user_yaml(path: Path, limit: int = MAX_BYTES) -> object:
+    """The data of the YAML file ``path`` a user names (a bot's weights, a model): read
+    as ``read_user_bytes`` reads, UTF-8, plain YAML; UnsafeFile otherwise, its message
+    saying what is wrong (at the line and column of a YAML error), never the content."""
+    import yaml
+
+    try:
+        text = read_user_bytes(path, limit).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnsafeFile(f"not UTF-8 text ({exc.reason})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at {mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "a YAML error"
+        raise UnsafeFile(f"not valid YAML{where}: {problem}") from None

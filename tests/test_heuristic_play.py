@@ -178,6 +178,43 @@ def test_a_card_a_variant_adds_is_played_when_it_helps(tmp_path: Path) -> None:
     assert not _played_this_turn(game, me, "tithe")
 
 
+def test_a_held_card_is_valued_once_a_turn_and_afresh_before_it_is_played(tmp_path: Path) -> None:
+    """A card's choices are looked at ahead, the costliest look of the turn: its gain is
+    kept for the turn (the card that hurts is looked at once however many decisions the
+    turn has), and a kept gain never plays a card (a stale gain that says the card that
+    hurts pays is valued again, and the card kept)."""
+    variant = tmp_path / "windfall.yaml"
+    variant.write_text(VARIANT, encoding="utf-8")
+    game, me = _holding(str(variant), "tithe", seed=4, goods=(6, 99))
+    looked: list[int] = []
+    decisions = 0
+    bot = HeuristicBot(bot_seed(4, me))
+    ahead = bot.ahead
+
+    def counted(g: Game, player: int, option: tuple[object, ...], depth: int) -> Game | None:
+        if option == ("play", "tithe"):
+            looked.append(g.state.turn)
+        return ahead(g, player, option, depth)
+
+    bot.ahead = counted  # type: ignore[method-assign]
+    others = [make_bot("heuristic", p + 1) for p in range(game.n)]
+    turn = game.state.turn
+    stale = game.clone()
+    while game.state.turn == turn:
+        player = game.pending.player
+        if player == me and game.pending.kind == "main":
+            decisions += 1
+        answer = (bot if player == me else others[player]).choose(game.view(player))
+        assert answer != ("play", "tithe")
+        game.answer(answer)
+    assert decisions >= 2 and looked == [turn]
+    assert ("play", "tithe") in stale.pending.options
+    fooled = HeuristicBot(bot_seed(4, me))
+    fooled._gains_turn = turn
+    fooled._gains[("play", "tithe")] = (1000.0, [])
+    assert fooled.choose(stale.view(me)) != ("play", "tithe")
+
+
 @pytest.mark.parametrize("card", ["spy", "saboteur"])
 def test_spy_and_saboteur_are_played_when_they_pay(card: str) -> None:
     """A Spy when an opponent holds a progress card; a Saboteur when the opponents with at

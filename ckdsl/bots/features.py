@@ -112,19 +112,13 @@ def _weights_data(file: Path) -> tuple[Any, tuple[Stamp, ...]]:
     found = disk.load("weights", key)
     if found is not None:
         return found
-    import yaml
-
-    from ckdsl.userfiles import UnsafeFile, read_user_bytes
+    from ckdsl.userfiles import UnsafeFile, read_user_yaml
 
     stamp = Stamp.of(file)  # before reading: an edit while reading fails the next check
     try:  # a regular file only: a FIFO or a device would never end
-        data = yaml.safe_load(read_user_bytes(file).decode("utf-8"))
+        data = read_user_yaml(file)
     except UnsafeFile as exc:
         raise ValueError(f"cannot read the weights file {file}: {exc.message}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{file}: not UTF-8 text ({exc.reason})") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{file}: not valid YAML ({exc})") from None
     disk.store("weights", key, (stamp,), data)
     return data, (stamp,)
 
@@ -307,6 +301,7 @@ class Evaluator:
         self._spot_values: dict[Hashable, list[float | None]] = {}
         self._amounts: dict[tuple[int, int], float] = {}
         self._best_spots: Kept[float] = Kept(depth=4)
+        self._opponent_spots: dict[Hashable, float] = {}
         # Kept for any board.
         self._levels: dict[Hashable, float] = {}
         self._rates: dict[Hashable, float] = {}
@@ -326,6 +321,7 @@ class Evaluator:
         self._spot_values.clear()
         self._amounts.clear()
         self._best_spots.clear()
+        self._opponent_spots.clear()
 
     # --- production ------------------------------------------------------------------------
 
@@ -586,28 +582,44 @@ class Evaluator:
 
     def best_spot(self, game: Game, player: int) -> float:
         """The value of the best settlement spot on the player's network
-        (``board_rules.settlement_spots``, ``spot_value``): what the opponents'
-        expansion reads. Kept by what it reads (the player's roads, the buildings and
-        knights, the robber and the number tokens), not the board stamp: another
-        player's road, which a search mostly tries, leaves it as it was."""
+        (``board_rules.settlement_spots``, ``spot_value``)."""
+        values = self.spot_values(game)
+        best = 0.0
+        for i in board_rules.settlement_spots(self.topo, game.state, player):
+            x = values[i]
+            if x is None:
+                x = values[i] = self.spot_value(game, i)
+            if x > best:
+                best = x
+        return best
+
+    def opponent_spots(self, game: Game, player: int) -> float:
+        """The best settlement spot of each opponent, weighted and summed: what the
+        opponents' expansion reads. Kept under the board stamp and the robber (numbers
+        included: swapping them renews the stamp), then by everything it reads (the
+        opponents' roads, the buildings, knights and number tokens, the robber), not the
+        board stamp: the player's own road or activation, which a search mostly tries,
+        leaves it as it was."""
         state = game.state
         if game.tile_yields is not self._yields:
             self._board(game)
-        roads = state.players[player].roads
-        key = (player, state.robber, len(roads))
-        lists = (roads, state.building, state.knight, state.numbers)
-        found = self._best_spots.get(key, lists)
-        if found is None:
-            values = self.spot_values(game)
-            found = 0.0
-            for i in board_rules.settlement_spots(self.topo, state, player):
-                x = values[i]
-                if x is None:
-                    x = values[i] = self.spot_value(game, i)
-                if x > found:
-                    found = x
-            self._best_spots.put(key, lists, found)
-        return found
+        key = (player, game.board_stamp, state.robber)
+        found = self._opponent_spots.get(key)
+        if found is not None:
+            return found
+        players = state.players
+        roads = [p.roads for q, p in enumerate(players) if q != player]
+        lists: tuple[list[Any], ...] = (state.building, state.knight, state.numbers, *roads)
+        wide = (player, state.robber, tuple([len(r) for r in roads]))
+        kept = self._best_spots.get(wide, lists)
+        if kept is None:
+            kept = 0.0
+            for q, other in enumerate(players):
+                if q != player and other.supply["settlement"]:
+                    kept += self.w.opponent_expansion * self.best_spot(game, q)
+            self._best_spots.put(wide, lists, kept)
+        _keep(self._opponent_spots, key, kept)
+        return kept
 
     def expansion(self, game: Game, now: list[int], near: list[int]) -> float:
         """The best settlement spot on the network, and one road away, valued."""
@@ -786,8 +798,8 @@ class Evaluator:
             total += w.opponent_cards * sum(other.hand)
             total += w.opponent_progress * len(other.progress)
             total += w.opponent_knights * sum([knight_level[i] for i in other.knights])
-            if w.opponent_expansion and other.supply["settlement"]:
-                total += w.opponent_expansion * self.best_spot(game, q)
+        if w.opponent_expansion:
+            total += self.opponent_spots(game, player)
         return total / max(1, game.n - 1)
 
     def rates_value(self, rates: Sequence[int], made: Sequence[float]) -> float:

@@ -82,9 +82,9 @@ class HeuristicBot:
         # A card's choices made that way in this turn, by the choice and its options.
         self._chosen: dict[tuple[str, tuple[Option, ...]], Option] = {}
         self._chosen_turn = -1
-        # What playing each held card gained at a decision of this turn, with the cards in
-        # hand and the pieces it was valued with (``played``).
-        self._gains: dict[Option, tuple[float, int, int]] = {}
+        # What playing each held card gained when valued in this turn beyond its change
+        # to the hand, and that change (``played``).
+        self._gains: dict[Option, tuple[float, list[int]]] = {}
         self._gains_turn = -1
         self._evaluators: dict[tuple[str, int], Evaluator] = {}
         # The main phase in which this bot last made an offer instead of ending its turn
@@ -121,6 +121,10 @@ class HeuristicBot:
             return self.roll(game, me, options)
         every = kind.startswith("setup_") or len(options) <= self.weights.max_options
         if depth > 0 and kind.startswith(_LOOKAHEAD) and every:
+            if self._chosen_turn == game.state.turn:
+                found = self._chosen.get((kind, options))
+                if found is not None:  # looked at when the card was valued, this turn
+                    return found
             if kind in _SETUP_SPOTS and len(options) > _SETUP_SHORTLIST:
                 options = self.shortlist(game, options, _SETUP_SHORTLIST)
             return self.best_ahead(game, me, options, depth)
@@ -135,8 +139,8 @@ class HeuristicBot:
             # lasts, so the card is valued by its best use rather than its first. Its
             # choices are looked at in turn, each one answer ahead (a later choice, in
             # the look at an earlier one's answers, by the quick rules), as the bot looks
-            # at everything. The same choice comes back at each decision of the turn:
-            # its answer is kept for the turn.
+            # at everything. The same choice comes back at each decision of the turn,
+            # and when the card is played: its answer is kept for the turn.
             key = (kind, options)
             turn = game.state.turn
             if self._chosen_turn != turn:
@@ -171,13 +175,21 @@ class HeuristicBot:
     def after(self, game: Game, me: int, option: Option, depth: int) -> float:
         """The value for ``me`` of answering ``option`` on a clone, once what follows on
         its own has happened."""
+        copy = self.ahead(game, me, option, depth)
+        if copy is None:
+            return float("-inf")
+        return self.evaluator(copy).value(copy, me)
+
+    def ahead(self, game: Game, me: int, option: Option, depth: int) -> Game | None:
+        """A clone of ``game`` where ``option`` was answered and what follows on its own
+        has happened (None: not legal in this sample)."""
         copy = game.clone(log=False)
         try:
             copy.answer(option)
         except IllegalAnswer:  # legal in the real game, not in this sample (a hidden card)
-            return float("-inf")
+            return None
         self.settle(copy, me, depth - 1)
-        return self.evaluator(copy).value(copy, me)
+        return copy
 
     def settle(self, game: Game, me: int, depth: int) -> None:
         """Play on until it is a turn's decision again (mine or another's) or a setup
@@ -283,26 +295,45 @@ class HeuristicBot:
     ) -> tuple[float, bool]:
         """The value of playing a held card (``option``) now, and whether it was valued
         afresh: a card's choices are looked at ahead (``lookahead.card_choices``), the
-        costliest look of the main phase, so its gain over ``now`` is kept for the turn
-        and valued again only when the hand holds more cards or the player's buildings
-        and knights changed (what a discount or a free piece needs), or when ``fresh``
-        (before the card is played: a gain kept is never what plays a card)."""
+        costliest look of the main phase, so the card is played on a clone once a turn,
+        and again when ``fresh``: before the card is played (a value kept is never what
+        plays a card). In between, what it did to the player's hand is valued again on
+        the hand held now (the goods it gives are worth more or less as the hand is
+        spent), the rest of its gain kept."""
         state = game.state
         mine = state.players[me]
         if self._gains_turn != state.turn:
             self._gains_turn = state.turn
             self._gains.clear()
-        pieces = len(mine.buildings) + len(mine.knights)
         found = self._gains.get(option)
         if found is not None and not fresh:
-            gain, held, count = found
-            if count == pieces and sum(mine.hand) <= held:
-                return now + gain, False
+            rest, change = found
+            return now + rest + self.hand_gain(game, me, change), False
         self._budget = self.weights.card_choices
-        value = self.after(game, me, option, 1)
+        copy = self.ahead(game, me, option, 1)
         self._budget = 0
-        self._gains[option] = (value - now, sum(mine.hand), pieces)
+        if copy is None:
+            self._gains[option] = (float("-inf"), [])
+            return float("-inf"), True
+        value = self.evaluator(copy).value(copy, me)
+        held = copy.state.players[me].hand
+        change = [held[g] - n for g, n in enumerate(mine.hand)]
+        self._gains[option] = (value - now - self.hand_gain(game, me, change), change)
         return value, True
+
+    def hand_gain(self, game: Game, me: int, change: list[int]) -> float:
+        """What adding ``change`` to the player's hand (none below 0) is worth, on the
+        hand alone."""
+        if not any(change):
+            return 0.0
+        ev = self.evaluator(game)
+        mine = game.state.players[me]
+        targets = ev.targets(game, me)
+        limit = ev.hand_limit(game, me)
+        hand = [max(0, n + change[g]) for g, n in enumerate(mine.hand)]
+        return ev.hand_value(hand, mine.rates, targets, limit) - ev.hand_value(
+            mine.hand, mine.rates, targets, limit
+        )
 
     def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
         """The value after a knight's action (a move, a displacement, a chase) and then

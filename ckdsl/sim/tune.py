@@ -37,7 +37,7 @@ from ckdsl.paths import rules_dir
 from ckdsl.sim.experiment import Experiment, parse_lineup
 from ckdsl.sim.games import game_seed
 from ckdsl.sim.stats.proportions import wilson
-from ckdsl.userfiles import UnsafeFile, read_user_bytes
+from ckdsl.userfiles import UnsafeFile, read_user_yaml
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -141,16 +141,9 @@ def tune(
 
     start = base_file(settings)
     try:  # a regular file only: a FIFO or a device would never end
-        data = yaml.safe_load(read_user_bytes(start).decode("utf-8"))
+        data = read_user_yaml(start)
     except UnsafeFile as exc:
-        raise TuneError(f"{start}: cannot be read ({exc.message})") from None
-    except UnicodeDecodeError as exc:
-        raise TuneError(f"{start}: cannot be read (not UTF-8: {exc.reason})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "not YAML"
-        raise TuneError(f"{start}{where}: not a weights file: {problem}") from None
+        raise TuneError(f"{start}: not a weights file: {exc.message}") from None
     numbers = searched(settings, data)
     against = parse_lineup(list(settings.against))
     tunable = TUNABLE[settings.bot]
