@@ -92,6 +92,12 @@ def test_a_broken_model_file_is_named(tmp_path: Path) -> None:
     bad.write_text("intercept: 1\nfeatures: [{name: points, coefficient: 1}]\n")
     with pytest.raises(BotError, match=r"model\.yaml: not a model of the learned bot"):
         load_model(str(bad))
+    bad.write_text("features: [1, 2\n")
+    with pytest.raises(BotError, match=r"cannot read the model \(not valid YAML at 2:1"):
+        load_model(str(bad))
+    bad.write_text("- a list\n")
+    with pytest.raises(BotError, match="not a mapping"):
+        load_model(str(bad))
     with pytest.raises(BotError, match="learned:version: 4 is not a version"):
         make_bot("learned:version=4", 1)
     with pytest.raises(BotError, match="cannot read the model"):

@@ -87,19 +87,15 @@ class Model:
 def load_model(path: str = BUNDLED, version: int = int(VERSION)) -> Model:
     """The model of ``path`` (``bundled``: the version's own, ``rules/bots/learned.yaml``
     for the last); raises BotError naming the file and what is wrong."""
-    import yaml
+    from ckdsl.userfiles import UnsafeFile, read_user_yaml
 
     file = rules_dir() / "bots" / MODELS[version] if path == BUNDLED else Path(path)
-    from ckdsl.userfiles import UnsafeFile, read_user_bytes
-
-    try:  # a regular file only: a FIFO or a device would never end
-        data = yaml.safe_load(read_user_bytes(file).decode("utf-8"))
+    try:  # a regular file only (a FIFO or a device would never end), UTF-8, plain YAML
+        data = read_user_yaml(file)
     except UnsafeFile as exc:
         raise BotError(f"{file}: cannot read the model ({exc.message})") from None
-    except UnicodeDecodeError as exc:
-        raise BotError(f"{file}: cannot read the model (not UTF-8: {exc.reason})") from None
-    except yaml.YAMLError as exc:
-        raise BotError(f"{file}: not YAML ({exc})") from None
+    if not isinstance(data, dict):
+        raise BotError(f"{file}: not a model of the learned bot (not a mapping)")
     try:
         features = data["features"]
         names = tuple(str(f["name"]) for f in features)
