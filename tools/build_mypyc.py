@@ -63,7 +63,13 @@ DSL = [
     ),
 ]
 OTHER = ["ckdsl/rng.py", "ckdsl/bots/random_bot.py"]
-BOTS = ["ckdsl/bots/base.py", "ckdsl/bots/features.py", "ckdsl/bots/heuristic.py"]
+BOTS = [
+    "ckdsl/bots/base.py",
+    "ckdsl/bots/features.py",
+    "ckdsl/bots/heuristic.py",
+    "ckdsl/bots/descriptors.py",
+    "ckdsl/bots/learned.py",
+]
 SETS = {
     "engine": ENGINE,
     "engine+dsl": ENGINE + DSL,

@@ -136,6 +136,48 @@ MCTS_BUDGETS = {"run": 300, "i16": 16, "i50": 50}
 (``run``, 300, is the one shown; the others are compared with it, paired on the seeds)."""
 
 
+def _learned_tournament(learned: str, against: str, folder: str) -> list[str]:
+    """The learned bot against three bots of one kind, 50 seeds x 4 seats, one worker."""
+    return ["tournament", learned, against, against, against, "--games", "50", "--jobs", "1",
+            "--out", f"{{runs}}/{folder}", "--quiet"]  # fmt: skip
+
+
+def _learned_sentences(out: dict[str, str], runs: Path) -> list[str]:
+    """Version 3 and version 2 on the same games' seeds, each with its Wilson interval,
+    and paired on the games: who won where the other did not (exact McNemar), and the
+    points a game (a t interval over seeds, each seed's four rotations averaged)."""
+    from scipy import stats
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from bot_table import wins
+
+    now = wins(runs / "lh", "learned:model=bundled,margin=0.01,version=3")
+    before = wins(runs / "lh2", "learned:model=bundled,margin=0.01,version=2")
+    new, old = (read_learned(runs / f) for f in ("lh", "lh2"))
+    only_new = int((new["won"] & ~old["won"]).sum())
+    only_old = int((old["won"] & ~new["won"]).sum())
+    p = stats.binomtest(only_new, only_new + only_old).pvalue if only_new + only_old else 1.0
+    gain = (new["points"] - old["points"]).groupby(level="seed").mean()
+    half = stats.t.ppf(0.975, len(gain) - 1) * float(gain.std(ddof=1)) / len(gain) ** 0.5
+    return [
+        f"Version 3 (this block): {now}; version 2 on the same seeds (`learned:version=2`, "
+        f"the same command): {before}. Paired on the games: version 3 won {only_new} that "
+        f"version 2 lost, version 2 won {only_old} that version 3 lost (exact McNemar p = "
+        f"{p:.3f}); version 3 made {float(gain.mean()):+.2f} points a game "
+        f"[{float(gain.mean()) - half:+.2f}, {float(gain.mean()) + half:+.2f}] (95% t over "
+        f"the {len(gain)} seeds)."
+    ]
+
+
+def read_learned(folder: Path) -> pd.DataFrame:
+    """Per game (seed, rotation): whether the learned bot won, and its points."""
+    df = pd.read_parquet(folder).set_index(["seed", "rotation"]).sort_index()
+    seat = df["bots"].map(lambda bots: [str(b).startswith("learned") for b in bots].index(True))
+    points = [int(p[s]) for p, s in zip(df["points"], seat, strict=True)]
+    won = df["winner_bot"].map(lambda b: str(b).startswith("learned"))
+    return pd.DataFrame({"won": won.astype(bool), "points": points}, index=df.index)
+
+
 def _mcts_tournament(iterations: int) -> list[str]:
     return ["tournament", f"mcts:iterations={iterations}", "heuristic", "heuristic",
             "heuristic", "--games", str(MCTS_SEEDS), "--jobs", "2", "--out",
@@ -348,6 +390,28 @@ BLOCKS = [
         },
         shown="run",
         timed="run",
+        command_line=True,
+    ),
+    Block(
+        "learned-heuristic",
+        "docs/bots.md",
+        {
+            "run": _learned_tournament("learned", "heuristic", "lh"),
+            "v2": _learned_tournament("learned:version=2", "heuristic", "lh2"),
+        },
+        shown="run",
+        sentences=_learned_sentences,
+        timed="run",
+        slow=True,
+        command_line=True,
+    ),
+    Block(
+        "learned-random",
+        "docs/bots.md",
+        {"run": _learned_tournament("learned", "random", "lr")},
+        shown="run",
+        timed="run",
+        slow=True,
         command_line=True,
     ),
     Block(

@@ -44,6 +44,22 @@ NAMES: tuple[str, ...] = (
     "missing_settlement",  # cards missing for a settlement
     "missing_city",
     "missing_improvement",  # commodities missing for the cheapest next level
+    # Version 3's numbers (earlier models read the ones above, by name).
+    "resource_production",  # resources (of choice too) I expect per roll
+    "scarcest",  # the expected rolls of my scarcest resource (dice odds, capped)
+    "rolls_to_settlement",  # rolls my production needs to pay a settlement (capped)
+    "rolls_to_city",
+    "rolls_to_improvement",  # for the nearest next level
+    "commodities",  # commodities in my hand
+    "best_level",  # my highest improvement level
+    "level_lead",  # my best track's level less the best opponent's level on it
+    "metropolises",  # metropolises I hold
+    "defence",  # my share of the defence (active knight strength) less the best opponent's
+    "attack_risk",  # cities of mine at risk if the barbarians came now, by their nearness
+    "road_lead",  # my road length less the best opponent's
+    "near_win",  # points within 4 of the points to win (0 before)
+    "opponent_hand",  # the best opponent's hand size (public)
+    "opponent_progress",  # progress cards the opponents hold (public counts)
 )
 """The numbers of :func:`Describer.describe`, in order."""
 
@@ -58,6 +74,10 @@ def dice_odds(rules: CompiledRules) -> dict[int, float]:
     return odds
 
 
+# The most rolls a "rolls to" number counts (a good never produced, a purchase far off).
+ROLLS_CAP = 20.0
+
+
 def missing(hand: list[int], cost: Bundle) -> int:
     """How many cards ``hand`` lacks to pay ``cost``."""
     short = 0
@@ -65,6 +85,18 @@ def missing(hand: list[int], cost: Bundle) -> int:
         if hand[good] < amount:
             short += amount - hand[good]
     return short
+
+
+def rolls_to(hand: list[int], cost: Bundle, made: list[float]) -> float:
+    """Rolls until my production pays ``cost`` from ``hand`` without trading: the slowest
+    good's shortfall over its expected yield per roll, at most ROLLS_CAP."""
+    worst = 0.0
+    for good, amount in cost:
+        short = amount - hand[good]
+        if short > 0:
+            rate = made[good]
+            worst = max(worst, ROLLS_CAP if rate <= 0 else min(ROLLS_CAP, short / rate))
+    return worst
 
 
 class Describer:
@@ -150,6 +182,62 @@ class Describer:
             float(missing(hand, self.settlement_cost)),
             float(missing(hand, self.city_cost)),
             float(improvement),
+            *self.more(game, me, made, choice),
+        ]
+
+    def more(self, game: Game, me: int, made: list[float], choice: float) -> list[float]:
+        """Version 3's numbers (after ``missing_improvement`` in :data:`NAMES`)."""
+        state = game.state
+        rules = self.rules
+        players = state.players
+        mine = players[me]
+        hand = mine.hand
+        others = [p for p in range(game.n) if p != me]
+        resources = rules.resources
+        spread = [made[g] + choice / max(1, len(resources)) if g in resources else made[g]
+                  for g in range(len(made))]  # fmt: skip
+        scarcest = min((spread[g] for g in resources), default=0.0)
+        to_improvement = min(
+            (
+                rolls_to(hand, ((track.commodity, track.costs[level]),), spread)
+                for track, level in zip(rules.tracks, mine.levels, strict=True)
+                if level < len(track.costs)
+            ),
+            default=0.0,
+        )
+        best_level = max(mine.levels, default=0)
+        level_lead = max(
+            (
+                level - max((players[p].levels[t] for p in others), default=0)
+                for t, level in enumerate(mine.levels)
+            ),
+            default=0,
+        )
+        metropolises = sum(1 for i in state.metropolis if i != NOBODY and state.owner[i] == me)
+        programs = rules.programs
+        shares = [programs.defence_of(game, p) for p in range(game.n)]
+        strength = programs.barbarian_strength(game)
+        cities = sum(1 for i in mine.buildings if state.building[i] == CITY)
+        exposed = max(0, cities - metropolises)
+        lost = strength > sum(shares) and shares[me] <= min(shares)
+        distance = max(1, rules.barbarian_track - state.barbarians)
+        to_win = rules.number("points_to_win")
+        return [
+            sum(made[g] for g in resources) + choice,
+            min(ROLLS_CAP, 1.0 / scarcest) if scarcest > 0 else ROLLS_CAP,
+            rolls_to(hand, self.settlement_cost, spread),
+            rolls_to(hand, self.city_cost, spread),
+            to_improvement,
+            float(sum(hand[g] for g in rules.commodities)),
+            float(best_level),
+            float(level_lead),
+            float(metropolises),
+            float(shares[me] - max((shares[p] for p in others), default=0)),
+            exposed / distance if lost else 0.0,
+            float(mine.road_length - max((players[p].road_length for p in others), default=0)),
+            float(max(0, mine.points - (to_win - 4))),
+            float(max((sum(players[p].hand) for p in others), default=0)),
+            float(sum(len(players[p].progress) for p in others)),
         ]
 
     @staticmethod
