@@ -243,9 +243,10 @@ def _throughput_sentences(out: dict[str, str], runs: Path) -> list[str]:
     if plain is None or ratio is None:
         raise SystemExit("throughput: the benchmark's output changed; read it again here")
     cost = 100 * (1 - float(ratio[2]))
+    share = f"about {cost:.0f}%" if cost >= 1 else "below what these repeats can tell (under 1%)"
     return [
         f"The runner's own cost (batches, rows, Parquet files written and synced, the "
-        f"manifest) is about {cost:.0f}% of the CPU time of random-bot games, which take "
+        f"manifest) is {share} of the CPU time of random-bot games, which take "
         f"{1000 / float(plain[1]):.0f} ms of CPU each here; it is the same per game for "
         f"slower bots, so a smaller share of their games."
     ]
