@@ -34,6 +34,12 @@ def test_the_page_and_a_seats_state() -> None:
     assert state["pending"]["yours"] and state["pending"]["kind"] == "setup_settlement"
     assert state["players"][0]["name"] == "Czerwony" and state["board"].startswith("<svg")
     assert 'class="option"' in state["board"]
+    assert state["rates"].startswith("kursy banku: 4:1 Cegła, Drewno")  # the engine's rates
+    room.game.state.players[0].rates[room.game.rules.good_index["grain"]] = 2
+    room.version += 1
+    state = client.get("/api/state", params={"seat": token(room), "lang": "en"}).json()
+    assert state["rates"].startswith("bank rates: 2:1 Grain · 4:1 Brick, Lumber, Wool, Ore")
+    assert client.get("/api/state").json()["rates"] == ""  # a spectator has no rates
     french = client.get("/api/state", params={"seat": token(room), "lang": "fr"}).json()
     assert french["words"]["label"] == "{label} : {value}"  # the page writes "titres : …"
     assert french["titles"].startswith("Route la plus longue : ")

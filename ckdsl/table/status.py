@@ -98,6 +98,17 @@ def label(catalog: Catalog, name: str, value: object) -> str:
     return catalog.message("table_label", label=name, value=value)
 
 
+def bank_rates(game: Game, catalog: Catalog, rates: Sequence[int]) -> str:
+    """A player's rates with the bank, good by good, grouped ("bank rates: 2:1 grain ·
+    4:1 brick, lumber"): harbors and a Trading House change them, and the rates are the
+    engine's own (``PlayerState.rates``), never the page's guess."""
+    by_rate: dict[int, list[str]] = {}
+    for good, rate in zip(game.rules.goods, rates, strict=True):
+        by_rate.setdefault(rate, []).append(catalog.good_name(good))
+    said = " · ".join(f"{rate}:1 {', '.join(names)}" for rate, names in sorted(by_rate.items()))
+    return label(catalog, catalog.message("table_bank_rates"), said)
+
+
 def decision_name(game: Game, catalog: Catalog) -> str:
     """The decision owed now in words: a phase of the rule set by its name, another
     decision by its ``decision_*`` message (its kind when the locale has none)."""

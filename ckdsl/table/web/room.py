@@ -41,6 +41,7 @@ from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
 from ckdsl.table.answers import localized
 from ckdsl.table.status import (
+    bank_rates,
     counter_line,
     decision_name,
     pending_details,
@@ -325,6 +326,7 @@ class Room:
                 for i, g in enumerate(rules.goods)
                 if me.hand[i]
             ],
+            "rates": "" if me is None else bank_rates(game, catalog, me.rates),
             "progress": hand_cards(game, catalog, me.progress if me else [], colours_of, mine),
             "purchases": purchases(game, catalog, None if watching else seat, colours_of),
             "board": position_svg(game, catalog, highlight=mine, seat=None if watching else seat),

@@ -244,7 +244,7 @@ function show(s) {
   $("all-moves").dataset.version = s.version;
   $("all-moves").hidden = !s.pending.yours;
   // A spectator (the plain address) has no hand, no answers and no say over the game.
-  for (const id of ["save", "new", "you-title", "hand", "cards"]) $(id).hidden = s.spectator;
+  for (const id of ["save", "new", "you-title", "hand", "rates", "cards"]) $(id).hidden = s.spectator;
   $("load").parentElement.hidden = s.spectator;
   $("offer").hidden = !s.pending.offers;
   if (s.pending.offers) tradeForm(s.goods);
@@ -263,6 +263,7 @@ function show(s) {
     ...r.differences.map((d) => make("div", d)));
   const hand = s.hand.map((h) => h.said).join(", ");
   text($("hand"), hand || "–");
+  text($("rates"), s.rates);
   $("cards").replaceChildren(...s.progress.map(cardFace));
   const rows = [["", w.vp, w.cards, w.progress, w.knights, s.tracks.join(" / ")]];
   const table = $("players");
