@@ -27,19 +27,15 @@ def as_spec(item: str) -> str:
     path = Path(item)
     if path.suffix not in (".yaml", ".yml") or ":" in item:
         return item
-    import yaml
-
-    from ckdsl.userfiles import NO_SUCH_FILE, UnsafeFile, read_user_bytes
+    from ckdsl.userfiles import NO_SUCH_FILE, UnsafeFile, read_user_yaml
 
     try:  # a regular file only: a FIFO or a device would never end
-        data = yaml.safe_load(read_user_bytes(path).decode("utf-8"))
+        data = read_user_yaml(path)
     except UnsafeFile as exc:
         said = (
             f"no weights file '{item}'" if exc.message == NO_SUCH_FILE else f"{item}: {exc.message}"
         )
         raise click.BadParameter(said, param_hint="BOTS") from None
-    except (UnicodeDecodeError, yaml.YAMLError):
-        raise click.BadParameter(f"'{item}' cannot be read as YAML", param_hint="BOTS") from None
     kind = "learned:model" if isinstance(data, dict) and "features" in data else "heuristic:weights"
     return f"{kind}={path.resolve()}"
 
