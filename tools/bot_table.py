@@ -45,16 +45,22 @@ def _share(k: int, n: int) -> str:
     return f"{100 * k / n:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]"
 
 
-def column(folder: Path) -> dict[str, str]:
-    """The rows of one folder's column."""
-    df = pd.read_parquet(folder)
-    n = len(df)
+def _card_counts(df: pd.DataFrame) -> tuple[Counter[str], Counter[str]]:
+    """Copies of each progress card drawn and played, over every game of ``df``."""
     drawn: Counter[str] = Counter()
     played: Counter[str] = Counter()
     for cell in df["cards_drawn"]:
         drawn.update(_pairs(cell))
     for cell in df["cards_played"]:
         played.update(_pairs(cell))
+    return drawn, played
+
+
+def column(folder: Path) -> dict[str, str]:
+    """The rows of one folder's column."""
+    df = pd.read_parquet(folder)
+    n = len(df)
+    drawn, played = _card_counts(df)
     metropolises = df["metropolis_first_turn"].map(lambda c: sum(1 for _, t in c if t >= 0))
     attacks, lost = int(df["attacks"].sum()), int(df["attacks_lost"].sum())
     out: dict[str, str] = {
@@ -88,12 +94,7 @@ def check(folder: Path) -> list[tuple[str, bool]]:
     """The targets of issue 33 for four bots of one kind, each with whether it is met."""
     df = pd.read_parquet(folder)
     n = len(df)
-    drawn: Counter[str] = Counter()
-    played: Counter[str] = Counter()
-    for cell in df["cards_drawn"]:
-        drawn.update(_pairs(cell))
-    for cell in df["cards_played"]:
-        played.update(_pairs(cell))
+    drawn, played = _card_counts(df)
     out: list[tuple[str, bool]] = []
     for card in sorted(drawn):
         if card not in POINTS_CARDS:
