@@ -10,7 +10,8 @@ persistent worker process per tree loads its package (and compiles the rules) on
 the two play the same random-bot games in small alternating blocks (``--games`` games
 each, the order flipped every round), so that a slow spell of the machine falls on both
 alike. The report is the median of the per-round ratios of decisions per second (with
-the lowest and highest) and the ratio of the totals.
+the lowest and highest) and the ratio of the totals. Both trees run pure Python (an
+exported commit has no compiled build): it compares the code, not the builds.
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ class Worker:
         self.process = subprocess.Popen(
             [sys.executable, "-c", WORKER, clock],
             cwd=tree,
-            env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+            # both trees pure Python: the earlier one, exported, has no compiled build, and
+            # this tree's (ckdsl/_compiled) would otherwise run against it
+            env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "CKDSL_PURE": "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
