@@ -71,9 +71,25 @@ def open_page(room: Room, width: int, height: int) -> Iterator[object]:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
             tab = browser.new_page(viewport={"width": width, "height": height})
+            asked = watch_requests(tab)
             tab.goto(f"{base}?seat={token}&lang=en")
             yield tab
             browser.close()
+            assert_local(asked, base)
+
+
+def watch_requests(tab) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every address the page asks for, as it asks."""
+    urls: list[str] = []
+    tab.on("request", lambda request: urls.append(request.url))
+    return urls
+
+
+def assert_local(urls: list[str], base: str) -> None:
+    """The page asked nothing of the internet: its own server, or data in the page."""
+    assert urls and all(u.startswith((base, "data:")) for u in urls), [
+        u for u in urls if not u.startswith((base, "data:"))
+    ]
 
 
 @pytest.fixture
@@ -92,14 +108,18 @@ def page_at() -> Iterator[object]:
             base = next(served)
             tab = browser.new_page(viewport={"width": w, "height": h}, has_touch=touch,
                                    is_mobile=touch)  # fmt: skip
+            asked.append((base, watch_requests(tab)))
             tab.goto(f"{base}?seat={token}&lang={lang}")
             tab.wait_for_selector("#board svg")
             return tab
 
+        asked: list[tuple[str, list[str]]] = []
         yield open_seat
         browser.close()
         for served in servers:
             next(served, None)  # the server stops
+        for base, urls in asked:
+            assert_local(urls, base)
 
 
 @pytest.fixture
@@ -257,6 +277,8 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     assert "Final scores" in page.inner_text("#final")
     assert used["board"] >= 4 and used["trade"] >= 3 and used["discard"] >= 1, used
     assert used["bank"] >= 1, used
+    # the bots' turns were told as they came, one short toast per event
+    assert int(page.get_attribute("body", "data-toasts") or 0) > 50
     assert used["bar"] >= 2, used
     assert button_kinds <= BUTTON_KINDS
 

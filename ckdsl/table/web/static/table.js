@@ -26,7 +26,10 @@ async function call(path, payload) {
     body: JSON.stringify({ seat, ...(host ? { host } : {}), ...payload }),
   });
   const data = await reply.json();
-  text($("message"), reply.ok ? (data.waiting ? `… ${data.waiting.join(", ")}` : "") : data.error).className = "";
+  // the seats still to agree (a new game, a save loaded), by their names in this language
+  const named = (c) => state?.players.find((p) => p.colour === c)?.name || c;
+  const waiting = data.waiting ? `… ${data.waiting.map(named).join(", ")}` : "";
+  text($("message"), reply.ok ? waiting : data.error).className = "";
   if (reply.ok) await refresh(true);
   return reply.ok;
 }
@@ -233,12 +236,25 @@ function drawMoves(s, quick, onBoard) {
 
 function die(cls, value) { const d = make("span", value); d.className = `die ${cls}`; return d; }
 
+const toastQueue = [];  // the events still to be told
+let toasting = false;
+
 function toast(lines) {
-  // The events since the last look, one after another: bots' turns are read, not missed.
-  lines.slice(-8).forEach((line, i) => setTimeout(() => {
-    const t = make("div", line); t.className = "toast"; $("toasts").append(t);
-    setTimeout(() => { t.style.opacity = "0"; setTimeout(() => t.remove(), 700); }, 3500);
-  }, i * 450));
+  // Every event since the last look, told one after another in a short toast: a bot's
+  // turn is read, not missed; a long backlog is told faster, and few stay on screen.
+  toastQueue.push(...lines);
+  if (!toasting) nextToast();
+}
+
+function nextToast() {
+  const line = toastQueue.shift();
+  toasting = line !== undefined;
+  if (!toasting) return;
+  const t = make("div", line); t.className = "toast"; $("toasts").append(t);
+  document.body.dataset.toasts = Number(document.body.dataset.toasts || 0) + 1;
+  while ($("toasts").children.length > 5) $("toasts").firstChild.remove();
+  setTimeout(() => { t.style.opacity = "0"; setTimeout(() => t.remove(), 700); }, 3500);
+  setTimeout(nextToast, toastQueue.length > 10 ? 120 : 450);
 }
 
 function showCard(c) {
