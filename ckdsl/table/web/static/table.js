@@ -205,6 +205,7 @@ function quickOptions(s, onBoard) {
   // places on the board are buttons, when they are few enough to be read at a glance.
   const options = s.pending.options;
   if (["main", "phase"].includes(s.pending.kind)) return options.filter((o) => o.group === "end");
+  if (options.length <= 3) return options;  // the city to lose: on the board and a button
   const off = options.filter((o) => !onBoard.has(o.answer));
   return off.length <= QUICK_MAX ? off : [];
 }
@@ -231,7 +232,8 @@ function drawMoves(s, quick, onBoard) {
   const stranded = !main && options.some((o) => !elsewhere.has(o.answer));
   if ($("all-moves").dataset.version !== String(s.version)) $("all-moves").open = stranded;
   $("all-moves").dataset.version = s.version;
-  $("all-moves").hidden = !s.pending.yours;
+  // nothing more in it than the buttons above: no drawer
+  $("all-moves").hidden = !s.pending.yours || quick.length === options.length;
 }
 
 function die(cls, value) { const d = make("span", value); d.className = `die ${cls}`; return d; }
@@ -371,10 +373,14 @@ function show(s) {
   $("load").parentElement.hidden = s.spectator;
   $("offer").hidden = !s.pending.offers;
   if (s.pending.offers) { tradeForm(s.goods); bankMatch(); }
+  // what the decision is about: the offer, the count to discard; or, when every answer is
+  // a place on the board, that the board is where to answer
+  const boardOnly = s.pending.options.length > 0 && s.pending.options.every((o) => onBoard.has(o.answer));
   if (s.pending.offer) $("details").replaceChildren(offerShown(s.pending.offer));
-  else text($("details"), s.pending.details || "");
+  else text($("details"), s.pending.details || (boardOnly ? words.pick_spot : ""));
   const dice = $("dice");
   dice.replaceChildren();
+  dice.hidden = !s.dice;
   if (s.dice) dice.append(make("span", `${w.dice}: `), die("white", s.dice.white), die("red", s.dice.red), die("event", s.dice.event));
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
