@@ -418,7 +418,7 @@ function show(s) {
     const parts = make("div", p.breakdown.map((x) => `${x.source} ${x.points}`).join(", "));
     parts.className = "breakdown"; points.append(parts);
     tr.append(name, points, make("td", p.cards), make("td", p.progress),
-      make("td", p.knights), make("td", p.levels.join(" / ")));
+      make("td", p.knights), make("td", p.levels.join("/")));
     table.append(tr);
   });
   const log = $("log");
