@@ -130,8 +130,8 @@ def board(
         return
     if at is not None:
         raise click.UsageError("--at needs --save or --scenario (the position after N answers)")
-    _draw_map(str(rules) if rules else "base", map_name, seed, layout, svg_path, png_path, lang,
-              as_json)  # fmt: skip
+    target = str(rules) if rules else "base"
+    _draw_map(target, map_name, seed, layout, svg_path, png_path, lang, as_json)
 
 
 def _draw_map(

@@ -360,8 +360,11 @@ class Room:
             },
             # every good with a picture for a page that has none of it (a variant's own)
             "goods": [
-                {"good": g, "name": catalog.good_name(g)}
-                | {"badge": good_badge(g, catalog.good_name(g))}
+                {
+                    "good": g,
+                    "name": catalog.good_name(g),
+                    "badge": good_badge(g, catalog.good_name(g)),
+                }
                 for g in rules.goods
             ],
             "log": log[-LOG_LINES:],
