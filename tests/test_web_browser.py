@@ -8,6 +8,7 @@ import json
 import shutil
 import socket
 import threading
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,7 @@ from ckdsl.bots import parse_spec
 from ckdsl.session import GameSetup
 from ckdsl.table.web.room import Room
 from ckdsl.table.web.server import make_app
+from ckdsl.turn.notation import parse_answer
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 BROWSER = next((found for name in BROWSERS if (found := shutil.which(name))), None)
@@ -69,9 +71,25 @@ def open_page(room: Room, width: int, height: int) -> Iterator[object]:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
             tab = browser.new_page(viewport={"width": width, "height": height})
+            asked = watch_requests(tab)
             tab.goto(f"{base}?seat={token}&lang=en")
             yield tab
             browser.close()
+            assert_local(asked, base)
+
+
+def watch_requests(tab) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every address the page asks for, as it asks."""
+    urls: list[str] = []
+    tab.on("request", lambda request: urls.append(request.url))
+    return urls
+
+
+def assert_local(urls: list[str], base: str) -> None:
+    """The page asked nothing of the internet: its own server, or data in the page."""
+    assert urls and all(u.startswith((base, "data:")) for u in urls), [
+        u for u in urls if not u.startswith((base, "data:"))
+    ]
 
 
 @pytest.fixture
@@ -90,14 +108,18 @@ def page_at() -> Iterator[object]:
             base = next(served)
             tab = browser.new_page(viewport={"width": w, "height": h}, has_touch=touch,
                                    is_mobile=touch)  # fmt: skip
+            asked.append((base, watch_requests(tab)))
             tab.goto(f"{base}?seat={token}&lang={lang}")
             tab.wait_for_selector("#board svg")
             return tab
 
+        asked: list[tuple[str, list[str]]] = []
         yield open_seat
         browser.close()
         for served in servers:
             next(served, None)  # the server stops
+        for base, urls in asked:
+            assert_local(urls, base)
 
 
 @pytest.fixture
@@ -132,8 +154,10 @@ def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> N
     assert room.game is not game
 
 
-# The kinds of decision answered with the answer buttons (the "all moves" list); every
-# other one is answered on the board, in the trade form, or by the discard buttons.
+# The kinds of decision answered with the buttons of the moment (#quick: a roll, the end of
+# a turn, an offer's answer, a card's choices) or, when they are too many for that, from the
+# "all moves" drawer; every other one is answered on the board, in the trade dialog, or by
+# the discard dialog's goods.
 BUTTON_KINDS = {"roll", "main", "respond", "partner", "steal", "discard", "choice", "optional"} | {
     f"choose_{what}"  # a card's choice of something not on the board
     for what in ("resource", "commodity", "good", "card", "player", "number", "track", "terrain")
@@ -145,17 +169,21 @@ ON_BOARD = {"road", "settlement", "city", "city_wall", "knight", "activate", "pr
 
 def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-untyped-def]
     """A person plays red's seat as the page offers it: set-up and the robber by clicking
-    glowing board spots, builds by a piece of the build bar and then a spot; offers
-    through the trade form's goods; discards by the buttons the page shows with their
-    count; the answer buttons only for a few kinds (rolling, ending a turn, answering an
-    offer); the final scores are the engine's."""
+    glowing board spots, builds by a piece of the build bar and then a spot; offers and
+    trades with the bank through the trade dialog's goods; discards by the goods the
+    discard dialog shows with their count; the buttons of the moment only for a few kinds
+    (rolling, ending a turn, answering an offer, a card's choice), and the "all moves"
+    drawer only where those are too many; the final scores are the engine's."""
     game = room.game
     goods = game.rules.goods
+    token = next(iter(room.tokens))
+    drawer = page.locator("#all-moves")
     page.wait_for_selector("#board svg")
-    used: dict[str, int] = {"board": 0, "bar": 0, "trade": 0, "discard": 0, "button": 0}
+    used = dict.fromkeys(("board", "bar", "trade", "bank", "discard", "button", "drawer"), 0)
     button_kinds: set[str] = set()
     turn_built = (-1, 0)  # (turn, board clicks this turn): two builds a turn at most
     traded_on = -1
+    banked_on = -1
 
     def done(version: str | None) -> None:
         page.wait_for_function(
@@ -173,6 +201,7 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
         built = turn_built[1] if turn_built[0] == state.turn else 0
         pieces = page.locator(".buy:not([disabled])").all()
         placed = [b for b in pieces if b.get_attribute("data-kind") in ON_BOARD]
+        bank = room.state(token, "en")["pending"]["bank"]
         if kind == "main" and placed and built < 2:
             # in a turn: a piece of the build bar, then one of the spots that light up
             placed[used["board"] % len(placed)].click()
@@ -186,12 +215,22 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
             # while the browser hits its stroke) a spot several answers share: they are
             # picked among the buttons below it
             spots.first.dispatch_event("click")
-            picked = page.locator("#options button.picked")
+            picked = page.locator("#quick button.picked")
             if picked.count():
                 picked.first.click()
             used["board"] += 1
             if kind == "main":
                 turn_built = (state.turn, built + 1)
+        elif kind == "main" and banked_on < state.turn and bank:
+            # a trade with the bank: its goods in the trade dialog, at the seat's rate
+            give, count, get = bank[0]["give"], bank[0]["count"], bank[0]["get"]
+            banked_on = state.turn
+            for box in page.locator("#trade input").all():
+                box.fill("0")
+            page.fill(f"#trade input[data-side=give][data-good={give}]", str(count))
+            page.fill(f"#trade input[data-side=get][data-good={get}]", "1")
+            page.locator("#bank-send").click()
+            used["bank"] += 1
         elif kind == "main" and page.locator("#offer").is_visible() and traded_on < state.turn:
             hand = state.players[0].hand
             give = max(range(len(goods)), key=lambda g: hand[g])
@@ -203,19 +242,28 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
                 box.fill("0")
             page.fill(f"#trade input[data-side=give][data-good={goods[give]}]", "1")
             page.fill(f"#trade input[data-side=get][data-good={goods[get]}]", "1")
-            page.locator("#offer button").click()
+            page.locator("#offer-send").click()
             used["trade"] += 1
         elif kind == "discard":
             assert "discard" in page.inner_text("#details").lower()  # how many, said
-            page.locator("#options button").first.click()
+            assert page.locator("#quick button .good-icon").count() >= 1  # the goods drawn
+            page.locator("#quick button").first.click()
             used["discard"] += 1
         else:
             assert kind in BUTTON_KINDS and kind not in BOARD_KINDS, kind
-            buttons = page.locator("#options button")
-            if kind == "main":  # of the main turn's buttons, only "end turn"
-                buttons = page.locator('#options button[data-answer="end turn"]')
-            buttons.first.click()
-            used["button"] += 1
+            if kind in ("respond", "partner"):  # the offer shown with its goods drawn
+                assert page.locator("#details .offer-shown .good").count() >= 2
+            buttons = page.locator("#quick button")
+            if kind == "main":  # of the main turn's moves, only "end turn" is a button
+                assert buttons.count() == 1 and drawer.get_attribute("open") is None
+                buttons = page.locator('#quick button[data-answer="end turn"]')
+            if buttons.count():
+                buttons.first.click()
+                used["button"] += 1
+            else:  # too many answers for buttons of their own: the drawer, opened for them
+                assert drawer.get_attribute("open") is not None, kind
+                page.locator("#options button").first.click()
+                used["drawer"] += 1
             button_kinds.add(kind)
         done(version)
         assert page.locator("#message").inner_text() == "", page.locator("#message").inner_text()
@@ -228,17 +276,21 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     assert room.game.state.over and shown == engine
     assert "Final scores" in page.inner_text("#final")
     assert used["board"] >= 4 and used["trade"] >= 3 and used["discard"] >= 1, used
+    assert used["bank"] >= 1, used
+    # the bots' turns were told as they came, one short toast per event
+    assert int(page.get_attribute("body", "data-toasts") or 0) > 50
     assert used["bar"] >= 2, used
     assert button_kinds <= BUTTON_KINDS
 
 
-def red_at_main(seed: int, wanted: str) -> tuple[Room, str]:
-    """A table whose first seat (played by a heuristic bot's choices) is at a main turn
-    where an answer starting with ``wanted`` and a road are legal."""
+def red_at_main(seed: int, wanted: str, rules: str = "base") -> tuple[Room, str]:
+    """A table of ``rules`` whose first seat (played by a heuristic bot's choices) is at a
+    main turn where an answer starting with ``wanted`` and a road are legal."""
     from ckdsl.bots import bot_seed, make_bot
     from ckdsl.turn.notation import format_option
 
-    room = Room(GameSetup(seed=seed), [None, *(parse_spec("heuristic") for _ in range(3))])
+    setup = GameSetup(rules=rules, seed=seed)
+    room = Room(setup, [None, *(parse_spec("heuristic") for _ in range(3))])
     token = next(iter(room.tokens))
     red = make_bot("heuristic", bot_seed(seed, 0))
     while True:
@@ -291,6 +343,41 @@ def test_build_bar_lights_a_pieces_spots_and_the_board_zooms(page_at) -> None:  
     page.mouse.click(*spot_centre(page, shown.first))
     page.wait_for_function(f"document.body.dataset.version !== '{version}'")
     assert sum(1 for owner in room.game.state.road if owner == 0) == built + 1
+
+
+def test_all_moves_on_a_phone_is_a_folded_drawer_in_groups(page_at) -> None:  # type: ignore[no-untyped-def]
+    """A main turn's every answer, on a phone: the "all moves" drawer is folded at first
+    (only "end turn" is a button of its own), and opened it shows the answers in groups
+    with their counts, never taller than part of the screen (it scrolls within itself);
+    an answer chosen from it, far down its list, is given."""
+    room, token = red_at_main(8, "play")
+    page = page_at(room, token, 390, 844, "en", touch=True)
+    options = room.state(token, "en")["pending"]["options"]
+    drawer = page.locator("#all-moves")
+    assert drawer.get_attribute("open") is None and page.locator("#options").is_hidden()
+    assert page.locator("#quick button").all_inner_texts() == ["end turn"]
+    assert page.inner_text("#moves-count") == f"({len(options)})"
+    drawer.locator("summary").tap()
+    groups = {
+        g.get_attribute("data-group"): g for g in page.locator("#options section.group").all()
+    }
+    counts = Counter(o["group"] for o in options)
+    assert {g: s.locator("button").count() for g, s in groups.items()} == counts
+    assert {"build", "cards", "end"} <= set(groups)
+    heads = {g: s.locator("h3").text_content() for g, s in groups.items()}
+    assert heads["build"] == f"build ({counts['build']})" and heads["end"] == "end of turn (1)"
+    box = page.locator("#options").bounding_box()
+    assert box is not None and box["height"] <= 0.45 * 844 + 1 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    inner = page.evaluate("[options.scrollHeight, options.clientHeight]")
+    assert inner[0] > inner[1], inner  # more answers than fit: the list scrolls, not the page
+    road = groups["build"].locator('button[data-answer^="build road"]').last
+    edge = parse_answer(room.game, road.get_attribute("data-answer"))[1]
+    version = page.get_attribute("body", "data-version")
+    assert room.game.state.road[edge] != 0
+    road.tap()
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    assert room.game.state.road[edge] == 0  # red's road, where the answer chosen said
 
 
 def test_cards_in_hand_are_cards_and_play_from_their_popup(page_at) -> None:  # type: ignore[no-untyped-def]
@@ -348,11 +435,14 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
     page.wait_for_function("scrollY > 50")
     assert page.evaluate("document.body.dataset.zoom || '1'") in ("1", "1.00")
     page.evaluate("scrollTo(0, 0)")
+    width = page.evaluate("document.getElementById('board-svg').getBoundingClientRect().width")
     touch("touchStart", 20)
     for spread in range(30, 140, 10):
         touch("touchMove", spread)
     touch("touchEnd", 0)
     page.wait_for_function("Number(document.body.dataset.zoom) > 1.5")
+    zoomed = page.evaluate("document.getElementById('board-svg').getBoundingClientRect().width")
+    assert zoomed > 1.5 * width  # the board drawn larger, not only a number changed
     page.locator("#zoom-fit").click()
     page.wait_for_function("Number(document.body.dataset.zoom) === 1")
     page.wait_for_timeout(400)  # the way back is animated (200 ms)
@@ -362,3 +452,61 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
     page.touchscreen.tap(sx, sy)
     page.wait_for_function(f"document.body.dataset.version !== '{version}'")
     assert room.game.state.players[0].buildings  # the settlement tapped stands
+
+
+# A variant with a good of its own, which the page has no picture of: silk, named in
+# English and Polish (another initial in each), the price of a city wall.
+SILK = """\
+extends: base
+description: Silk, a good of this variant's own, buys city walls.
+add:
+  resources:
+    silk: {bank: 10}
+override:
+  pieces:
+    city_wall: {cost: {brick: 2, silk: 1}}
+names:
+  en:
+    names:
+      resources: {silk: Silk}
+  pl:
+    names:
+      resources: {silk: Jedwab}
+"""
+
+
+@pytest.mark.parametrize("lang, initial", [("en", "S"), ("pl", "J")])
+def test_a_variants_own_good_has_a_picture_everywhere(
+    page_at, tmp_path, lang: str, initial: str
+) -> None:  # type: ignore[no-untyped-def]
+    """A good the page has no picture of is drawn as a badge (its initial in the table's
+    language, on the colour the server derives from its id) in the build bar's prices, the
+    hand and the trade dialog; and no picture on the page points at one it lacks."""
+    from ckdsl.table.web.moves import good_badge
+
+    variant = tmp_path / "silk.yaml"
+    variant.write_text(SILK, encoding="utf-8")
+    room, token = red_at_main(8, "build road", str(variant))
+    silk = room.game.rules.good_index["silk"]
+    room.game.state.players[0].hand[silk] += 2
+    room.version += 1  # (a change made behind the room's back: shown anew)
+    page = page_at(room, token, 1400, 1000, lang)
+    name = {"en": "Silk", "pl": "Jedwab"}[lang]
+    colour = good_badge("silk", name)["colour"]
+    places = {
+        "price": '.buy[data-kind="city_wall"] .cost',
+        "hand": "#hand",
+        "give": ".trade-good:has(input[data-side=give][data-good=silk])",
+        "get": ".trade-good:has(input[data-side=get][data-good=silk])",
+    }
+    for where, selector in places.items():
+        badge = page.locator(f"{selector} svg.badge[data-good=silk]")
+        assert badge.count() == 1, where
+        assert badge.locator("text").text_content() == initial, where
+        assert badge.locator("circle").get_attribute("fill") == colour, where
+    assert name in page.inner_text("#hand")
+    missing = page.evaluate(
+        "[...document.querySelectorAll('use')].map(u => u.getAttribute('href'))"
+        ".filter(h => !document.querySelector(h))"
+    )
+    assert missing == []
