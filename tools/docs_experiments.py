@@ -268,8 +268,18 @@ def _bots_simulate(version: int) -> list[str]:
 
 BOTS_TABLE = {
     **{f"h{v}": _bots_simulate(v) for v in (2, 3, 4)},
-    "run": ["tools/bot_table.py", "{runs}/h2", "{runs}/h3", "{runs}/h4", "--label", "version 2",
-            "--label", "version 3", "--label", "version 4"],  # fmt: skip
+    "run": [
+        "tools/bot_table.py",
+        "{runs}/h2",
+        "{runs}/h3",
+        "{runs}/h4",
+        "--label",
+        "version 2",
+        "--label",
+        "version 3",
+        "--label",
+        "version 4",
+    ],
 }
 NEWEST = "heuristic:weights=bundled,version=4"  # the spec as results record it
 
@@ -291,8 +301,18 @@ BLOCKS = [
         "bots-h2h",
         "docs/bots.md",
         {
-            "run": ["tournament", "heuristic", *["heuristic:version=2"] * 3, "--games", "100",
-                    "--jobs", "2", "--out", "{runs}/h4v2", "--quiet"],  # fmt: skip
+            "run": [
+                "tournament",
+                "heuristic",
+                *["heuristic:version=2"] * 3,
+                "--games",
+                "100",
+                "--jobs",
+                "2",
+                "--out",
+                "{runs}/h4v2",
+                "--quiet",
+            ],
             "wins": ["tools/bot_table.py", "{runs}/h4v2", "--wins", NEWEST],
         },
         shown="run",
