@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from ckdsl.bots import BotError, bot_seed, make_bot, parse_spec
-from ckdsl.bots.features import Evaluator, dice_odds, load_weights
+from ckdsl.bots.features import Evaluator, dice_odds
 from ckdsl.bots.heuristic import HeuristicBot
+from ckdsl.bots.weights import load_weights
 from ckdsl.core.state import CITY
 from ckdsl.session import GameSetup, play, start
 from ckdsl.turn.game import Game

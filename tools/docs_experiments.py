@@ -281,6 +281,7 @@ BOTS_TABLE = {
         "version 4",
     ],
 }
+LADDER = ["heuristic", "heuristic:version=3", "heuristic:version=2", "learned", "random"]
 NEWEST = "heuristic:weights=bundled,version=4"  # the spec as results record it
 
 
@@ -318,6 +319,14 @@ BLOCKS = [
         shown="run",
         sentences=_h2h_sentences,
         command_line=True,
+    ),
+    Block(
+        "ladder",
+        "docs/bots.md",
+        {"run": ["ladder", *LADDER, "--games", "10", "--jobs", "2", "--out", "{runs}/ladder"]},
+        shown="run",
+        command_line=True,
+        timed="run",
     ),
     Block(
         "bots-speed",

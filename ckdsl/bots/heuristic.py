@@ -28,14 +28,8 @@ import random
 from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotError, BotInfo, Param, register
-from ckdsl.bots.features import (
-    BUNDLED,
-    WEIGHTS_FILE,
-    Evaluator,
-    Weights,
-    city_value,
-    load_weights,
-)
+from ckdsl.bots.features import Evaluator, city_value
+from ckdsl.bots.weights import BUNDLED, WEIGHTS_FILE, Weights, load_weights
 from ckdsl.core import trade
 from ckdsl.core.decisions import Decision, IllegalAnswer, Option
 from ckdsl.core.tasks import RespondTask, expect
