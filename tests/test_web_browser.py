@@ -510,3 +510,43 @@ def test_a_variants_own_good_has_a_picture_everywhere(
         ".filter(h => !document.querySelector(h))"
     )
     assert missing == []
+
+
+def test_the_roll_is_three_dice_drawn(page_at) -> None:  # type: ignore[no-untyped-def]
+    """After a roll the facts bar draws the white die and the red die (red) with as many
+    pips as the engine rolled, and the event die as its face (a ship; a gate in its
+    track's colour), each named in the table's language (Polish) for a tooltip; no
+    picture it uses is missing from the page (nothing fetched for them)."""
+    from ckdsl.reports.position import screen_colour
+
+    room, token = red_at_main(8, "play")
+    page = page_at(room, token, 1400, 1000, "pl")
+    white, red, face = room.game.state.dice
+    dice = page.locator("#dice svg.die")
+    assert dice.count() == 3
+    assert page.locator("#dice svg.white .pip").count() == white
+    assert page.locator("#dice svg.red .pip").count() == red
+    assert page.locator("#dice svg.white title").text_content() == f"Biała kość: {white}"
+    assert page.locator("#dice svg.red title").text_content() == f"Czerwona kość: {red}"
+    fill = "getComputedStyle(document.querySelector('#dice svg.red .face')).fill"
+    assert page.evaluate(fill) == "rgb(198, 40, 40)"
+    picture = page.locator("#dice svg.event use").get_attribute("href")
+    assert picture == ("#e-ship" if face == "ship" else "#e-gate")
+    # another roll, a gate's: redrawn, the gate in the science track's green
+    room.game.state.dice = (6, 1, "science_gate")
+    version = page.get_attribute("body", "data-version")
+    room.version += 1  # (a change made behind the room's back: shown anew)
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    assert page.locator("#dice svg.white .pip").count() == 6
+    assert page.locator("#dice svg.red .pip").count() == 1
+    gate = page.locator("#dice svg.event use")
+    assert gate.get_attribute("href") == "#e-gate"
+    assert page.locator("#dice svg.event title").text_content() == "Kość wydarzeń: Zamek nauki"
+    green = screen_colour("green").lstrip("#")
+    rgb = f"rgb({int(green[:2], 16)}, {int(green[2:4], 16)}, {int(green[4:], 16)})"
+    assert page.evaluate("document.querySelector('#dice svg.event use').style.color") == rgb
+    missing = page.evaluate(
+        "[...document.querySelectorAll('#dice use')].map(u => u.getAttribute('href'))"
+        ".filter(h => !document.querySelector(h))"
+    )
+    assert missing == []

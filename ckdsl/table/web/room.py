@@ -307,9 +307,7 @@ class Room:
         programs = rules.programs
         dice = None
         if state.dice is not None and state.rolled:
-            white, red, face = state.dice
-            dice = {"white": white, "red": red, "face": face,
-                    "event": catalog.name("event_faces", face)}  # fmt: skip
+            dice = shown_dice(state.dice, ruleset.data, catalog, colours_of)
         return {
             "version": self.version,
             "seat": seat,
@@ -414,6 +412,37 @@ class Room:
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
         return f"{turn} · {catalog.message(key, player=who)} ({decision_name(game, catalog)})"
+
+
+def shown_dice(
+    dice: tuple[int, int, str], data: dict[str, Any], catalog: Catalog, colours: dict[str, str]
+) -> dict[str, Any]:
+    """The roll as the page draws it: the white and red dice's numbers (drawn as pips),
+    the event die's face as a picture (``kind``: a ship, a gate in its track's ``colour``,
+    or a face a variant added that is neither: its name), and each die's words for a
+    tooltip and a screen reader ("Red die: 4"), in the table's language."""
+    white, red, face = dice
+    spec = ((data.get("dice") or {}).get("event_die") or {}).get("faces", {}).get(face) or {}
+    track = spec.get("track")
+    kind = "ship" if spec.get("advances_barbarians") else "gate" if track else "other"
+    event = catalog.name("event_faces", face)
+
+    def said(die: str, value: object) -> str:
+        return catalog.message("table_label", label=catalog.name("dice", die), value=value)
+
+    return {
+        "white": white,
+        "red": red,
+        "face": face,
+        "event": event,
+        "kind": kind,
+        "colour": colours.get(track, "#90a4ae") if track else None,
+        "said": {
+            "white": said("white_die", white),
+            "red": said("red_die", red),
+            "event": said("event_die", event),
+        },
+    }
 
 
 def _same(known: str, given: str) -> bool:

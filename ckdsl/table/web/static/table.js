@@ -236,7 +236,48 @@ function drawMoves(s, quick, onBoard) {
   $("all-moves").hidden = !s.pending.yours || quick.length === options.length;
 }
 
-function die(cls, value) { const d = make("span", value); d.className = `die ${cls}`; return d; }
+// Where a die's pips sit on a face of 40 (columns and rows at 11, 20, 29).
+const PIPS = { 1: ["22"], 2: ["13", "31"], 3: ["13", "22", "31"], 4: ["11", "13", "31", "33"],
+  5: ["11", "13", "22", "31", "33"], 6: ["11", "13", "21", "23", "31", "33"] };
+
+function die(cls, value, said, colour, name) {
+  // A die drawn: the white and red ones with their pips (a number a variant's die has no
+  // face of pips for is written), the event die as its face's picture (a ship, or a gate
+  // in its track's colour); its words in a tooltip and for a screen reader.
+  const svg = svgElement("svg", { viewBox: "0 0 40 40", role: "img", "aria-label": said });
+  svg.classList.add("die", cls);
+  svg.dataset.value = value;
+  svg.append(svgElement("title", {}));
+  svg.firstChild.textContent = said;
+  svg.append(svgElement("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, class: "face" }));
+  const pips = cls === "event" ? null : PIPS[value];
+  if (pips) {
+    for (const [c, r] of pips) svg.append(svgElement("circle", { cx: 2 + 9 * c, cy: 2 + 9 * r, r: 3.8, class: "pip" }));
+  } else if (cls === "event" && ["ship", "gate"].includes(value)) {
+    const face = svgElement("use", { href: `#e-${value}` });
+    if (colour) face.style.color = colour;
+    svg.append(face);
+  } else {
+    const t = svgElement("text", { x: 20, y: 27, "text-anchor": "middle", "font-size": 20, "font-weight": "bold" });
+    t.textContent = cls === "event" ? (name || "?").slice(0, 1).toUpperCase() : value;
+    svg.append(t);
+  }
+  return svg;
+}
+
+function drawDice(s) {
+  // The roll: the white die, the red die (red: it decides who draws progress cards) and
+  // the event die; nothing before the first roll.
+  const dice = $("dice");
+  dice.replaceChildren();
+  dice.hidden = !s.dice;
+  if (!s.dice) return;
+  const d = s.dice;
+  dice.setAttribute("aria-label", s.words.dice);
+  dice.append(die("white", d.white, d.said.white), die("red", d.red, d.said.red),
+    die("event", d.kind, d.said.event, d.colour, d.event));
+  dice.lastChild.dataset.face = d.face;
+}
 
 const toastQueue = [];  // the events still to be told
 let toasting = false;
@@ -378,10 +419,7 @@ function show(s) {
   const boardOnly = s.pending.options.length > 0 && s.pending.options.every((o) => onBoard.has(o.answer));
   if (s.pending.offer) $("details").replaceChildren(offerShown(s.pending.offer));
   else text($("details"), s.pending.details || (boardOnly ? words.pick_spot : ""));
-  const dice = $("dice");
-  dice.replaceChildren();
-  dice.hidden = !s.dice;
-  if (s.dice) dice.append(make("span", `${w.dice}: `), die("white", s.dice.white), die("red", s.dice.red), die("event", s.dice.event));
+  drawDice(s);
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
   text($("titles"), label(w.titles, s.titles));
