@@ -550,3 +550,45 @@ def test_the_roll_is_three_dice_drawn(page_at) -> None:  # type: ignore[no-untyp
         ".filter(h => !document.querySelector(h))"
     )
     assert missing == []
+
+
+def test_a_barbarian_attack_is_told_as_it_was_fought(page_at) -> None:  # type: ignore[no-untyped-def]
+    """Red rolls the ship that brings the barbarians (seed 8, turn 13): a note tells the
+    attack as it was fought (strength 4 against defence 3, lost, who lost a city) while the
+    live facts say defence 0; it stays until it is closed, and the facts bar's line of the
+    attack opens it again."""
+    from ckdsl.bots import bot_seed, make_bot
+    from ckdsl.turn.notation import format_option
+
+    room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
+    token = next(iter(room.tokens))
+    red = make_bot("heuristic", bot_seed(8, 0))
+    track = room.game.rules.barbarian_track
+    while not (
+        room.game.pending.kind == "roll"
+        and room.game.pending.player == 0
+        and room.game.state.barbarians == track - 1
+        and room.game.state.turn == 13
+    ):
+        room.answer(token, format_option(room.game, red.choose(room.game.view(0))))
+    page = page_at(room, token, 1400, 1000, "en")
+    assert page.locator("#attack").is_hidden() and page.locator("#attack-note").is_hidden()
+    page.locator('#quick button[data-answer="roll"]').click()
+    note = page.locator("#attack-note")
+    note.wait_for(state="visible")
+    assert page.inner_text("#attack-heading") == "Barbarian attack"
+    said = page.inner_text("#attack-said")
+    assert said.startswith("attack of turn 13: strength 4 against defence 3, lost")
+    lines = page.locator("#attack-lines li").all_inner_texts()
+    assert lines[0] == "The barbarians attack with strength 4: the defence of 3 is too weak"
+    page.wait_for_function("document.getElementById('attack-lines').children.length >= 4")
+    assert "a city lost: White, Orange" in page.inner_text("#attack")
+    assert "against defence 0" in page.inner_text("#barbarians")  # the facts of now
+    page.wait_for_timeout(4500)  # longer than any toast stays
+    assert note.is_visible()
+    page.locator("#attack-close").click()
+    assert note.is_hidden()
+    page.wait_for_timeout(900)  # polls come and go: a closed note stays closed
+    assert note.is_hidden()
+    page.locator("#attack").click()
+    assert note.is_visible()

@@ -39,6 +39,7 @@ from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
+from ckdsl.table.attack import last_attack
 from ckdsl.table.status import (
     bank_rates,
     counter_line,
@@ -348,6 +349,8 @@ class Room:
                     defence=sum(programs.defence_of(game, p) for p in range(view.players)),
                 ),
             },
+            # the last attack as it was fought (the live facts say 0 defence after it)
+            "attack": last_attack(game, catalog, seat),
             "titles": title_line(game, catalog),
             "counters": counter_line(game, catalog),
             "rules": {

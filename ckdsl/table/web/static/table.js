@@ -300,6 +300,26 @@ function nextToast() {
   setTimeout(nextToast, toastQueue.length > 10 ? 120 : 450);
 }
 
+// The attacks already shown in a note (by their event's index): each is told once, as
+// it comes; one older than this turn when the page opens is only in the facts bar.
+let attackShown = null;
+
+function drawAttack(s) {
+  // The last barbarian attack as it was fought (its strength and defence then, won or
+  // lost, the Defender, the cities lost), not the facts of now (after it, every knight is
+  // inactive): a line in the facts bar, and a note that stays until it is closed.
+  const a = s.attack;
+  $("attack").hidden = !a;
+  if (!a) { $("attack-note").hidden = true; return; }
+  text($("attack"), a.said);
+  $("attack").dataset.won = a.won;
+  text($("attack-heading"), a.heading);
+  text($("attack-said"), a.said);
+  $("attack-lines").replaceChildren(...a.lines.map((line) => make("li", line)));
+  if (attackShown === null && a.turn < s.turn) attackShown = a.id;  // old news at opening
+  if (attackShown !== a.id) { attackShown = a.id; $("attack-note").hidden = false; }
+}
+
 function showCard(c) {
   // A progress card whole: its name, track and when it may be played, its text in the
   // table's language, and the answer that plays it when it may be played now.
@@ -422,6 +442,7 @@ function show(s) {
   drawDice(s);
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
+  drawAttack(s);
   text($("titles"), label(w.titles, s.titles));
   text($("counters"), s.counters);
   const r = s.rules;
@@ -517,6 +538,8 @@ $("offer").addEventListener("submit", (e) => { e.preventDefault(); answer(offerT
 $("bank-send").addEventListener("click", () => { const t = bankMatch(); if (t) answer(t.answer); });
 
 $("card-play").addEventListener("click", () => answer($("card-play").dataset.answer));
+$("attack-close").addEventListener("click", () => { $("attack-note").hidden = true; });
+$("attack").addEventListener("click", () => { $("attack-note").hidden = !$("attack-note").hidden; });
 
 // Pan and zoom the board (Panzoom, vendored): the wheel or two fingers zoom, a drag
 // pans; a drag never counts as a click on the spot where it ends. Not zoomed, a finger
