@@ -137,7 +137,8 @@ def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> N
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     # set-up is chosen on the board: the list of all moves is folded, and opens on screen
     assert phone.locator("#options button").first.is_hidden()
-    board = phone.locator("#board svg").bounding_box()
+    # the board's window fits (set-up zooms the board within it: tested below)
+    board = phone.locator("#board-area").bounding_box()
     assert board is not None and board["x"] + board["width"] <= 390
     phone.locator("#all-moves summary").click()
     box = phone.locator("#options button").first.bounding_box()
@@ -411,6 +412,10 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
     token = next(iter(room.tokens))
     page = page_at(room, token, 390, 844, "en", touch=True)
     assert page.locator("#build").is_hidden()  # set-up: the board, not prices, comes first
+    page.wait_for_function("Number(document.body.dataset.zoom) > 1")  # zoomed by itself
+    page.locator("#zoom-fit").click()  # (tested below: set-up zooms on the spots)
+    page.wait_for_function("Number(document.body.dataset.zoom) === 1")
+    page.wait_for_timeout(400)
     x, y = spot_centre(page, page.locator("#board-area"))
     cdp = page.context.new_cdp_session(page)
 
@@ -592,3 +597,43 @@ def test_a_barbarian_attack_is_told_as_it_was_fought(page_at) -> None:  # type: 
     assert note.is_hidden()
     page.locator("#attack").click()
     assert note.is_visible()
+
+
+def test_set_up_on_a_phone_zooms_to_spots_a_finger_can_tap(page_at) -> None:  # type: ignore[no-untyped-def]
+    """At 390x844 the set-up's 54 spots are a few pixels wide on the whole board: the board
+    zooms by itself until a spot is at least 24 px, and a tap on the first one builds;
+    the road's spots that follow are zoomed to as well. A desktop is not zoomed."""
+    room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
+    token = next(iter(room.tokens))
+    desk = page_at(room, token, 1400, 1000, "en")
+    desk.wait_for_timeout(500)
+    assert desk.evaluate("document.body.dataset.zoom || '1'") in ("1", "1.00")
+    page = page_at(room, token, 390, 844, "en", touch=True)
+    page.wait_for_function("Number(document.body.dataset.zoom) > 1")
+    spot = page.locator("#board .option").first
+    box = spot.bounding_box()
+    assert box is not None and min(box["width"], box["height"]) >= 24, box
+    area = page.locator("#board-area").bounding_box()
+    assert area is not None
+
+    def seen(b: dict[str, float] | None) -> bool:  # a spot's centre inside the board's window
+        return b is not None and (
+            area["x"] < b["x"] + b["width"] / 2 < area["x"] + area["width"]
+            and area["y"] < b["y"] + b["height"] / 2 < area["y"] + area["height"]
+        )
+
+    shown = [b for b in (s.bounding_box() for s in page.locator("#board .option").all()) if seen(b)]
+    assert len(shown) >= 4  # the middle of the board, zoomed: several spots to choose from
+    version = page.get_attribute("body", "data-version")
+    page.touchscreen.tap(
+        shown[0]["x"] + shown[0]["width"] / 2, shown[0]["y"] + shown[0]["height"] / 2
+    )
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    assert room.game.state.players[0].buildings  # the settlement tapped stands
+    assert room.game.pending.kind == "setup_road"
+    page.wait_for_function("document.querySelectorAll('#board .option').length > 0")
+    page.wait_for_timeout(300)
+    roads = page.locator("#board .option").all()
+    sizes = [r.bounding_box() for r in roads]
+    assert all(b is not None and max(b["width"], b["height"]) >= 24 for b in sizes), sizes
+    assert any(seen(b) for b in sizes)  # the road's spots are in sight, not zoomed off it

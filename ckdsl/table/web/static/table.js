@@ -423,6 +423,7 @@ function show(s) {
   }
   drawPurchases(s);
   lightBoard();
+  zoomToSpots(s);
   $("options-title").hidden = !s.pending.yours;
   const onBoard = new Set([...$("board").querySelectorAll(".option")]
     .flatMap((el) => JSON.parse(el.dataset.answers)));
@@ -560,6 +561,28 @@ zoomed.addEventListener("panzoomchange", (e) => {
   const touch = e.detail.scale > 1.01 ? "none" : "pan-y";  // zoomed: a finger pans the board
   zoomed.style.touchAction = touch; $("board-area").style.touchAction = touch;
 });
+
+const PHONE = 700;  // px: a window this narrow is a phone's (the page's own layout too)
+const TAP = 28;  // px: a spot smaller than this on screen is zoomed to it at set-up
+let zoomedFor = null;  // the version whose set-up decision the board was zoomed for
+
+function zoomToSpots(s) {
+  // At set-up on a small screen (a phone: 54 spots a few pixels wide), the board zooms by
+  // itself until a spot is a finger's size, centred on the legal spots (a road's two or
+  // three, or the board's middle for a settlement); once per decision, and "fit" undoes it.
+  if (!s.pending.yours || !s.pending.kind.startsWith("setup") || zoomedFor === s.version) return;
+  if (innerWidth > PHONE) return;
+  zoomedFor = s.version;
+  const spots = [...$("board").querySelectorAll(".option")].map((el) => el.getBoundingClientRect());
+  if (!spots.length) return;
+  const size = Math.min(...spots.map((r) => Math.min(r.width, r.height)));
+  const scale = panzoom.getScale();
+  if (size >= TAP) return;
+  const left = Math.min(...spots.map((r) => r.left)), right = Math.max(...spots.map((r) => r.right));
+  const top = Math.min(...spots.map((r) => r.top)), bottom = Math.max(...spots.map((r) => r.bottom));
+  const to = Math.min(6, (scale * TAP) / size);
+  panzoom.zoomToPoint(to, { clientX: (left + right) / 2, clientY: (top + bottom) / 2 }, { animate: false });
+}
 
 refresh(true);
 setInterval(() => { if (!busy) refresh(false); }, 400);
