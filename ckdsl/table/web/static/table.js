@@ -575,7 +575,8 @@ function zoomToSpots(s) {
   zoomedFor = s.version;
   const spots = [...$("board").querySelectorAll(".option")].map((el) => el.getBoundingClientRect());
   if (!spots.length) return;
-  const size = Math.min(...spots.map((r) => Math.min(r.width, r.height)));
+  // a spot's size: a circle's width, a road's length (an upright road has no width)
+  const size = Math.min(...spots.map((r) => Math.max(r.width, r.height)));
   const scale = panzoom.getScale();
   if (size >= TAP) return;
   const left = Math.min(...spots.map((r) => r.left)), right = Math.max(...spots.map((r) => r.right));
