@@ -284,9 +284,12 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     assert button_kinds <= BUTTON_KINDS
 
 
-def red_at_main(seed: int, wanted: str, rules: str = "base") -> tuple[Room, str]:
+def red_at_main(
+    seed: int, wanted: str, rules: str = "base", least: int = 0
+) -> tuple[Room, str]:
     """A table of ``rules`` whose first seat (played by a heuristic bot's choices) is at a
-    main turn where an answer starting with ``wanted`` and a road are legal."""
+    main turn where an answer starting with ``wanted`` and a road are legal (and at least
+    ``least`` answers in all)."""
     from ckdsl.bots import bot_seed, make_bot
     from ckdsl.turn.notation import format_option
 
@@ -299,7 +302,7 @@ def red_at_main(seed: int, wanted: str, rules: str = "base") -> tuple[Room, str]
         assert not game.state.over
         answers = [format_option(game, o) for o in game.pending.options]
         found = [w for w in (wanted, "build road") if any(a.startswith(w) for a in answers)]
-        if game.pending.kind == "main" and len(found) == 2:
+        if game.pending.kind == "main" and len(found) == 2 and len(answers) >= least:
             return room, token
         room.answer(token, format_option(game, red.choose(game.view(0))))
 
@@ -351,7 +354,7 @@ def test_all_moves_on_a_phone_is_a_folded_drawer_in_groups(page_at) -> None:  # 
     (only "end turn" is a button of its own), and opened it shows the answers in groups
     with their counts, never taller than part of the screen (it scrolls within itself);
     an answer chosen from it, far down its list, is given."""
-    room, token = red_at_main(8, "play")
+    room, token = red_at_main(5, "play", least=30)  # more than a phone's drawer shows
     page = page_at(room, token, 390, 844, "en", touch=True)
     options = room.state(token, "en")["pending"]["options"]
     drawer = page.locator("#all-moves")
