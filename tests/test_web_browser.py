@@ -284,9 +284,7 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     assert button_kinds <= BUTTON_KINDS
 
 
-def red_at_main(
-    seed: int, wanted: str, rules: str = "base", least: int = 0
-) -> tuple[Room, str]:
+def red_at_main(seed: int, wanted: str, rules: str = "base", least: int = 0) -> tuple[Room, str]:
     """A table of ``rules`` whose first seat (played by a heuristic bot's choices) is at a
     main turn where an answer starting with ``wanted`` and a road are legal (and at least
     ``least`` answers in all)."""
