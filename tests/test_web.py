@@ -206,3 +206,19 @@ def test_the_last_attack_is_shown_as_it_was_fought() -> None:
     assert attack["won"] and attack["defenders"] == [colours[p] for p in defender[-1:]]
     assert f"{attack['strength']} against defence {attack['defence']}, repelled" in attack["said"]
     assert "Defender of Catan: White" in attack["said"] and not attack["lost"]
+
+
+def test_the_heading_says_set_up_before_the_first_roll_then_the_turn() -> None:
+    """Set-up is turn 0 in the engine, which no player calls a turn: the heading and the
+    terminal's status say "set-up" (in the table's language), and "turn N" after."""
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.table.status import status_lines
+
+    room, _ = table()
+    me = token(room)
+    assert room.state(me, "en")["heading"].startswith("set-up · ")
+    assert room.state(me, "pl")["heading"].startswith("przygotowanie · ")
+    assert status_lines(room.game, load_catalog("pl"), 0)[0].startswith("przygotowanie · ")
+    while room.game.state.turn == 0:
+        room.answer(me, room.state(me, "en")["pending"]["options"][0]["answer"])
+    assert room.state(me, "en")["heading"].startswith(f"turn {room.game.state.turn} · ")

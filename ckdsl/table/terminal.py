@@ -36,7 +36,7 @@ from ckdsl.reports.picture import NoConverter, svg_to_png
 from ckdsl.reports.position import position_svg
 from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, load_rules, start, write_save
 from ckdsl.table.answers import localized, read_localized
-from ckdsl.table.status import option_lines, status_lines
+from ckdsl.table.status import option_lines, status_lines, turn_name
 from ckdsl.table.textboard import Styled, styled_board
 from ckdsl.turn.game import Event, Game
 from ckdsl.turn.notation import format_option, parse_answer
@@ -315,7 +315,7 @@ class Table:
     def _write_board(self, path: Path) -> None:
         if self._in_use(path):
             return
-        title = self.catalog.message("table_turn", turn=self.game.state.turn)
+        title = turn_name(self.catalog, self.game.state.turn)
         svg = position_svg(self.game, self.catalog, title=title)
         try:
             if path.suffix.lower() == ".png":

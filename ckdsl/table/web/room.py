@@ -47,6 +47,7 @@ from ckdsl.table.status import (
     pending_details,
     source_name,
     title_line,
+    turn_name,
 )
 from ckdsl.table.web.moves import (
     GROUP_NAMES,
@@ -407,7 +408,7 @@ class Room:
         """The line atop the page: the turn, and whose move it is."""
         game = self.game
         colours = game.rules.names("player_colours")
-        turn = catalog.message("table_turn", turn=game.state.turn)
+        turn = turn_name(catalog, game.state.turn)
         if seat == SPECTATOR:
             turn = f"{catalog.message('table_spectator')} · {turn}"
         if game.state.over:
