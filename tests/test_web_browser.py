@@ -137,7 +137,8 @@ def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> N
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     # set-up is chosen on the board: the list of all moves is folded, and opens on screen
     assert phone.locator("#options button").first.is_hidden()
-    board = phone.locator("#board svg").bounding_box()
+    # the board's window fits (set-up zooms the board within it: tested below)
+    board = phone.locator("#board-area").bounding_box()
     assert board is not None and board["x"] + board["width"] <= 390
     phone.locator("#all-moves summary").click()
     box = phone.locator("#options button").first.bounding_box()
@@ -283,9 +284,10 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     assert button_kinds <= BUTTON_KINDS
 
 
-def red_at_main(seed: int, wanted: str, rules: str = "base") -> tuple[Room, str]:
+def red_at_main(seed: int, wanted: str, rules: str = "base", least: int = 0) -> tuple[Room, str]:
     """A table of ``rules`` whose first seat (played by a heuristic bot's choices) is at a
-    main turn where an answer starting with ``wanted`` and a road are legal."""
+    main turn where an answer starting with ``wanted`` and a road are legal (and at least
+    ``least`` answers in all)."""
     from ckdsl.bots import bot_seed, make_bot
     from ckdsl.turn.notation import format_option
 
@@ -298,7 +300,7 @@ def red_at_main(seed: int, wanted: str, rules: str = "base") -> tuple[Room, str]
         assert not game.state.over
         answers = [format_option(game, o) for o in game.pending.options]
         found = [w for w in (wanted, "build road") if any(a.startswith(w) for a in answers)]
-        if game.pending.kind == "main" and len(found) == 2:
+        if game.pending.kind == "main" and len(found) == 2 and len(answers) >= least:
             return room, token
         room.answer(token, format_option(game, red.choose(game.view(0))))
 
@@ -350,7 +352,7 @@ def test_all_moves_on_a_phone_is_a_folded_drawer_in_groups(page_at) -> None:  # 
     (only "end turn" is a button of its own), and opened it shows the answers in groups
     with their counts, never taller than part of the screen (it scrolls within itself);
     an answer chosen from it, far down its list, is given."""
-    room, token = red_at_main(8, "play")
+    room, token = red_at_main(5, "play", least=30)  # more than a phone's drawer shows
     page = page_at(room, token, 390, 844, "en", touch=True)
     options = room.state(token, "en")["pending"]["options"]
     drawer = page.locator("#all-moves")
@@ -411,6 +413,10 @@ def test_a_phone_pinches_the_board_and_taps_a_spot(page_at) -> None:  # type: ig
     token = next(iter(room.tokens))
     page = page_at(room, token, 390, 844, "en", touch=True)
     assert page.locator("#build").is_hidden()  # set-up: the board, not prices, comes first
+    page.wait_for_function("Number(document.body.dataset.zoom) > 1")  # zoomed by itself
+    page.locator("#zoom-fit").click()  # (tested below: set-up zooms on the spots)
+    page.wait_for_function("Number(document.body.dataset.zoom) === 1")
+    page.wait_for_timeout(400)
     x, y = spot_centre(page, page.locator("#board-area"))
     cdp = page.context.new_cdp_session(page)
 
@@ -510,3 +516,125 @@ def test_a_variants_own_good_has_a_picture_everywhere(
         ".filter(h => !document.querySelector(h))"
     )
     assert missing == []
+
+
+def test_the_roll_is_three_dice_drawn(page_at) -> None:  # type: ignore[no-untyped-def]
+    """After a roll the facts bar draws the white die and the red die (red) with as many
+    pips as the engine rolled, and the event die as its face (a ship; a gate in its
+    track's colour), each named in the table's language (Polish) for a tooltip; no
+    picture it uses is missing from the page (nothing fetched for them)."""
+    from ckdsl.reports.position import screen_colour
+
+    room, token = red_at_main(8, "play")
+    page = page_at(room, token, 1400, 1000, "pl")
+    white, red, face = room.game.state.dice
+    dice = page.locator("#dice svg.die")
+    assert dice.count() == 3
+    assert page.locator("#dice svg.white .pip").count() == white
+    assert page.locator("#dice svg.red .pip").count() == red
+    assert page.locator("#dice svg.white title").text_content() == f"Biała kość: {white}"
+    assert page.locator("#dice svg.red title").text_content() == f"Czerwona kość: {red}"
+    fill = "getComputedStyle(document.querySelector('#dice svg.red .face')).fill"
+    assert page.evaluate(fill) == "rgb(198, 40, 40)"
+    picture = page.locator("#dice svg.event use").get_attribute("href")
+    assert picture == ("#e-ship" if face == "ship" else "#e-gate")
+    # another roll, a gate's: redrawn, the gate in the science track's green
+    room.game.state.dice = (6, 1, "science_gate")
+    version = page.get_attribute("body", "data-version")
+    room.version += 1  # (a change made behind the room's back: shown anew)
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    assert page.locator("#dice svg.white .pip").count() == 6
+    assert page.locator("#dice svg.red .pip").count() == 1
+    gate = page.locator("#dice svg.event use")
+    assert gate.get_attribute("href") == "#e-gate"
+    assert page.locator("#dice svg.event title").text_content() == "Kość wydarzeń: Zamek nauki"
+    green = screen_colour("green").lstrip("#")
+    rgb = f"rgb({int(green[:2], 16)}, {int(green[2:4], 16)}, {int(green[4:], 16)})"
+    assert page.evaluate("document.querySelector('#dice svg.event use').style.color") == rgb
+    missing = page.evaluate(
+        "[...document.querySelectorAll('#dice use')].map(u => u.getAttribute('href'))"
+        ".filter(h => !document.querySelector(h))"
+    )
+    assert missing == []
+
+
+def test_a_barbarian_attack_is_told_as_it_was_fought(page_at) -> None:  # type: ignore[no-untyped-def]
+    """Red rolls the ship that brings the barbarians (seed 8, turn 13): a note tells the
+    attack as it was fought (strength 4 against defence 3, lost, who lost a city) while the
+    live facts say defence 0; it stays until it is closed, and the facts bar's line of the
+    attack opens it again."""
+    from ckdsl.bots import bot_seed, make_bot
+    from ckdsl.turn.notation import format_option
+
+    room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
+    token = next(iter(room.tokens))
+    red = make_bot("heuristic", bot_seed(8, 0))
+    track = room.game.rules.barbarian_track
+    while not (
+        room.game.pending.kind == "roll"
+        and room.game.pending.player == 0
+        and room.game.state.barbarians == track - 1
+        and room.game.state.turn == 13
+    ):
+        room.answer(token, format_option(room.game, red.choose(room.game.view(0))))
+    page = page_at(room, token, 1400, 1000, "en")
+    assert page.locator("#attack").is_hidden() and page.locator("#attack-note").is_hidden()
+    page.locator('#quick button[data-answer="roll"]').click()
+    note = page.locator("#attack-note")
+    note.wait_for(state="visible")
+    assert page.inner_text("#attack-heading") == "Barbarian attack"
+    said = page.inner_text("#attack-said")
+    assert said.startswith("attack of turn 13: strength 4 against defence 3, lost")
+    lines = page.locator("#attack-lines li").all_inner_texts()
+    assert lines[0] == "The barbarians attack with strength 4: the defence of 3 is too weak"
+    page.wait_for_function("document.getElementById('attack-lines').children.length >= 4")
+    assert "a city lost: White, Orange" in page.inner_text("#attack")
+    assert "against defence 0" in page.inner_text("#barbarians")  # the facts of now
+    page.wait_for_timeout(4500)  # longer than any toast stays
+    assert note.is_visible()
+    page.locator("#attack-close").click()
+    assert note.is_hidden()
+    page.wait_for_timeout(900)  # polls come and go: a closed note stays closed
+    assert note.is_hidden()
+    page.locator("#attack").click()
+    assert note.is_visible()
+
+
+def test_set_up_on_a_phone_zooms_to_spots_a_finger_can_tap(page_at) -> None:  # type: ignore[no-untyped-def]
+    """At 390x844 the set-up's 54 spots are a few pixels wide on the whole board: the board
+    zooms by itself until a spot is at least 24 px, and a tap on the first one builds;
+    the road's spots that follow are zoomed to as well. A desktop is not zoomed."""
+    room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
+    token = next(iter(room.tokens))
+    desk = page_at(room, token, 1400, 1000, "en")
+    desk.wait_for_timeout(500)
+    assert desk.evaluate("document.body.dataset.zoom || '1'") in ("1", "1.00")
+    page = page_at(room, token, 390, 844, "en", touch=True)
+    page.wait_for_function("Number(document.body.dataset.zoom) > 1")
+    spot = page.locator("#board .option").first
+    box = spot.bounding_box()
+    assert box is not None and min(box["width"], box["height"]) >= 24, box
+    area = page.locator("#board-area").bounding_box()
+    assert area is not None
+
+    def seen(b: dict[str, float] | None) -> bool:  # a spot's centre inside the board's window
+        return b is not None and (
+            area["x"] < b["x"] + b["width"] / 2 < area["x"] + area["width"]
+            and area["y"] < b["y"] + b["height"] / 2 < area["y"] + area["height"]
+        )
+
+    shown = [b for b in (s.bounding_box() for s in page.locator("#board .option").all()) if seen(b)]
+    assert len(shown) >= 4  # the middle of the board, zoomed: several spots to choose from
+    version = page.get_attribute("body", "data-version")
+    page.touchscreen.tap(
+        shown[0]["x"] + shown[0]["width"] / 2, shown[0]["y"] + shown[0]["height"] / 2
+    )
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    assert room.game.state.players[0].buildings  # the settlement tapped stands
+    assert room.game.pending.kind == "setup_road"
+    page.wait_for_function("document.querySelectorAll('#board .option').length > 0")
+    page.wait_for_timeout(300)
+    roads = page.locator("#board .option").all()
+    sizes = [r.bounding_box() for r in roads]
+    assert all(b is not None and max(b["width"], b["height"]) >= 24 for b in sizes), sizes
+    assert any(seen(b) for b in sizes)  # the road's spots are in sight, not zoomed off it

@@ -39,6 +39,7 @@ from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
+from ckdsl.table.attack import last_attack
 from ckdsl.table.status import (
     bank_rates,
     counter_line,
@@ -46,6 +47,7 @@ from ckdsl.table.status import (
     pending_details,
     source_name,
     title_line,
+    turn_name,
 )
 from ckdsl.table.web.moves import (
     GROUP_NAMES,
@@ -307,9 +309,7 @@ class Room:
         programs = rules.programs
         dice = None
         if state.dice is not None and state.rolled:
-            white, red, face = state.dice
-            dice = {"white": white, "red": red, "face": face,
-                    "event": catalog.name("event_faces", face)}  # fmt: skip
+            dice = shown_dice(state.dice, ruleset.data, catalog, colours_of)
         return {
             "version": self.version,
             "seat": seat,
@@ -350,6 +350,8 @@ class Room:
                     defence=sum(programs.defence_of(game, p) for p in range(view.players)),
                 ),
             },
+            # the last attack as it was fought (the live facts say 0 defence after it)
+            "attack": last_attack(game, catalog, seat),
             "titles": title_line(game, catalog),
             "counters": counter_line(game, catalog),
             "rules": {
@@ -406,7 +408,7 @@ class Room:
         """The line atop the page: the turn, and whose move it is."""
         game = self.game
         colours = game.rules.names("player_colours")
-        turn = catalog.message("table_turn", turn=game.state.turn)
+        turn = turn_name(catalog, game.state.turn)
         if seat == SPECTATOR:
             turn = f"{catalog.message('table_spectator')} · {turn}"
         if game.state.over:
@@ -414,6 +416,37 @@ class Room:
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
         return f"{turn} · {catalog.message(key, player=who)} ({decision_name(game, catalog)})"
+
+
+def shown_dice(
+    dice: tuple[int, int, str], data: dict[str, Any], catalog: Catalog, colours: dict[str, str]
+) -> dict[str, Any]:
+    """The roll as the page draws it: the white and red dice's numbers (drawn as pips),
+    the event die's face as a picture (``kind``: a ship, a gate in its track's ``colour``,
+    or a face a variant added that is neither: its name), and each die's words for a
+    tooltip and a screen reader ("Red die: 4"), in the table's language."""
+    white, red, face = dice
+    spec = ((data.get("dice") or {}).get("event_die") or {}).get("faces", {}).get(face) or {}
+    track = spec.get("track")
+    kind = "ship" if spec.get("advances_barbarians") else "gate" if track else "other"
+    event = catalog.name("event_faces", face)
+
+    def said(die: str, value: object) -> str:
+        return catalog.message("table_label", label=catalog.name("dice", die), value=value)
+
+    return {
+        "white": white,
+        "red": red,
+        "face": face,
+        "event": event,
+        "kind": kind,
+        "colour": colours.get(track, "#90a4ae") if track else None,
+        "said": {
+            "white": said("white_die", white),
+            "red": said("red_die", red),
+            "event": said("event_die", event),
+        },
+    }
 
 
 def _same(known: str, given: str) -> bool:

@@ -236,7 +236,48 @@ function drawMoves(s, quick, onBoard) {
   $("all-moves").hidden = !s.pending.yours || quick.length === options.length;
 }
 
-function die(cls, value) { const d = make("span", value); d.className = `die ${cls}`; return d; }
+// Where a die's pips sit on a face of 40 (columns and rows at 11, 20, 29).
+const PIPS = { 1: ["22"], 2: ["13", "31"], 3: ["13", "22", "31"], 4: ["11", "13", "31", "33"],
+  5: ["11", "13", "22", "31", "33"], 6: ["11", "13", "21", "23", "31", "33"] };
+
+function die(cls, value, said, colour, name) {
+  // A die drawn: the white and red ones with their pips (a number a variant's die has no
+  // face of pips for is written), the event die as its face's picture (a ship, or a gate
+  // in its track's colour); its words in a tooltip and for a screen reader.
+  const svg = svgElement("svg", { viewBox: "0 0 40 40", role: "img", "aria-label": said });
+  svg.classList.add("die", cls);
+  svg.dataset.value = value;
+  svg.append(svgElement("title", {}));
+  svg.firstChild.textContent = said;
+  svg.append(svgElement("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, class: "face" }));
+  const pips = cls === "event" ? null : PIPS[value];
+  if (pips) {
+    for (const [c, r] of pips) svg.append(svgElement("circle", { cx: 2 + 9 * c, cy: 2 + 9 * r, r: 3.8, class: "pip" }));
+  } else if (cls === "event" && ["ship", "gate"].includes(value)) {
+    const face = svgElement("use", { href: `#e-${value}` });
+    if (colour) face.style.color = colour;
+    svg.append(face);
+  } else {
+    const t = svgElement("text", { x: 20, y: 27, "text-anchor": "middle", "font-size": 20, "font-weight": "bold" });
+    t.textContent = cls === "event" ? (name || "?").slice(0, 1).toUpperCase() : value;
+    svg.append(t);
+  }
+  return svg;
+}
+
+function drawDice(s) {
+  // The roll: the white die, the red die (red: it decides who draws progress cards) and
+  // the event die; nothing before the first roll.
+  const dice = $("dice");
+  dice.replaceChildren();
+  dice.hidden = !s.dice;
+  if (!s.dice) return;
+  const d = s.dice;
+  dice.setAttribute("aria-label", s.words.dice);
+  dice.append(die("white", d.white, d.said.white), die("red", d.red, d.said.red),
+    die("event", d.kind, d.said.event, d.colour, d.event));
+  dice.lastChild.dataset.face = d.face;
+}
 
 const toastQueue = [];  // the events still to be told
 let toasting = false;
@@ -257,6 +298,26 @@ function nextToast() {
   while ($("toasts").children.length > 5) $("toasts").firstChild.remove();
   setTimeout(() => { t.style.opacity = "0"; setTimeout(() => t.remove(), 700); }, 3500);
   setTimeout(nextToast, toastQueue.length > 10 ? 120 : 450);
+}
+
+// The attacks already shown in a note (by their event's index): each is told once, as
+// it comes; one older than this turn when the page opens is only in the facts bar.
+let attackShown = null;
+
+function drawAttack(s) {
+  // The last barbarian attack as it was fought (its strength and defence then, won or
+  // lost, the Defender, the cities lost), not the facts of now (after it, every knight is
+  // inactive): a line in the facts bar, and a note that stays until it is closed.
+  const a = s.attack;
+  $("attack").hidden = !a;
+  if (!a) { $("attack-note").hidden = true; return; }
+  text($("attack"), a.said);
+  $("attack").dataset.won = a.won;
+  text($("attack-heading"), a.heading);
+  text($("attack-said"), a.said);
+  $("attack-lines").replaceChildren(...a.lines.map((line) => make("li", line)));
+  if (attackShown === null && a.turn < s.turn) attackShown = a.id;  // old news at opening
+  if (attackShown !== a.id) { attackShown = a.id; $("attack-note").hidden = false; }
 }
 
 function showCard(c) {
@@ -362,6 +423,7 @@ function show(s) {
   }
   drawPurchases(s);
   lightBoard();
+  zoomToSpots(s);
   $("options-title").hidden = !s.pending.yours;
   const onBoard = new Set([...$("board").querySelectorAll(".option")]
     .flatMap((el) => JSON.parse(el.dataset.answers)));
@@ -378,12 +440,10 @@ function show(s) {
   const boardOnly = s.pending.options.length > 0 && s.pending.options.every((o) => onBoard.has(o.answer));
   if (s.pending.offer) $("details").replaceChildren(offerShown(s.pending.offer));
   else text($("details"), s.pending.details || (boardOnly ? words.pick_spot : ""));
-  const dice = $("dice");
-  dice.replaceChildren();
-  dice.hidden = !s.dice;
-  if (s.dice) dice.append(make("span", `${w.dice}: `), die("white", s.dice.white), die("red", s.dice.red), die("event", s.dice.event));
+  drawDice(s);
   const b = s.barbarians;
   text($("barbarians"), `${b.name} ${b.at}/${b.track} · ${b.said}`);
+  drawAttack(s);
   text($("titles"), label(w.titles, s.titles));
   text($("counters"), s.counters);
   const r = s.rules;
@@ -479,6 +539,8 @@ $("offer").addEventListener("submit", (e) => { e.preventDefault(); answer(offerT
 $("bank-send").addEventListener("click", () => { const t = bankMatch(); if (t) answer(t.answer); });
 
 $("card-play").addEventListener("click", () => answer($("card-play").dataset.answer));
+$("attack-close").addEventListener("click", () => { $("attack-note").hidden = true; });
+$("attack").addEventListener("click", () => { $("attack-note").hidden = !$("attack-note").hidden; });
 
 // Pan and zoom the board (Panzoom, vendored): the wheel or two fingers zoom, a drag
 // pans; a drag never counts as a click on the spot where it ends. Not zoomed, a finger
@@ -499,6 +561,29 @@ zoomed.addEventListener("panzoomchange", (e) => {
   const touch = e.detail.scale > 1.01 ? "none" : "pan-y";  // zoomed: a finger pans the board
   zoomed.style.touchAction = touch; $("board-area").style.touchAction = touch;
 });
+
+const PHONE = 700;  // px: a window this narrow is a phone's (the page's own layout too)
+const TAP = 28;  // px: a spot smaller than this on screen is zoomed to it at set-up
+let zoomedFor = null;  // the version whose set-up decision the board was zoomed for
+
+function zoomToSpots(s) {
+  // At set-up on a small screen (a phone: 54 spots a few pixels wide), the board zooms by
+  // itself until a spot is a finger's size, centred on the legal spots (a road's two or
+  // three, or the board's middle for a settlement); once per decision, and "fit" undoes it.
+  if (!s.pending.yours || !s.pending.kind.startsWith("setup") || zoomedFor === s.version) return;
+  if (innerWidth > PHONE) return;
+  zoomedFor = s.version;
+  const spots = [...$("board").querySelectorAll(".option")].map((el) => el.getBoundingClientRect());
+  if (!spots.length) return;
+  // a spot's size: a circle's width, a road's length (an upright road has no width)
+  const size = Math.min(...spots.map((r) => Math.max(r.width, r.height)));
+  const scale = panzoom.getScale();
+  if (size >= TAP) return;
+  const left = Math.min(...spots.map((r) => r.left)), right = Math.max(...spots.map((r) => r.right));
+  const top = Math.min(...spots.map((r) => r.top)), bottom = Math.max(...spots.map((r) => r.bottom));
+  const to = Math.min(6, (scale * TAP) / size);
+  panzoom.zoomToPoint(to, { clientX: (left + right) / 2, clientY: (top + bottom) / 2 }, { animate: false });
+}
 
 refresh(true);
 setInterval(() => { if (!busy) refresh(false); }, 400);
