@@ -714,16 +714,22 @@ class Evaluator:
     def tile_worth(self, game: Game, tile: int, player: int) -> float:
         """What the player's buildings on ``tile``'s corners make there a roll, valued."""
         state = game.state
-        p = self.odds.get(state.numbers[tile] or 0, 0.0)
+        p = self._tile_odds(game, tile)
         if not p:
             return 0.0
-        if game.tile_yields is not self._yields:
-            self._board(game)
         total = 0.0
         for i in self.topo.tile_corners[tile]:
             if state.building[i] != EMPTY and state.owner[i] == player:
                 total += self._amount(game, tile, state.building[i])
         return p * total
+
+    def _tile_odds(self, game: Game, tile: int) -> float:
+        """The chance a roll makes ``tile`` produce (0: never), with what was kept for
+        another game's board forgotten (``_amount`` keeps what the buildings make there)."""
+        p = self.odds.get(game.state.numbers[tile] or 0, 0.0)
+        if p and game.tile_yields is not self._yields:
+            self._board(game)
+        return p
 
     def _amount(self, game: Game, tile: int, kind: int) -> float:
         """What a building of ``kind`` makes on ``tile``, valued (kept per board)."""
@@ -796,11 +802,9 @@ class Evaluator:
         """How much the robber on ``tile`` hurts the others (the leaders most) less how
         much it hurts ``player``: what the tile's corners would produce, valued."""
         state = game.state
-        p = self.odds.get(state.numbers[tile] or 0, 0.0)
+        p = self._tile_odds(game, tile)
         if not p:
             return 0.0
-        if game.tile_yields is not self._yields:
-            self._board(game)
         harm = 0.0
         for i in self.topo.tile_corners[tile]:
             kind = state.building[i]
