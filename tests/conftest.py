@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import shutil
@@ -24,6 +25,17 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=_QUIET)
 settings.register_profile("deep", max_examples=2000, deadline=None, suppress_health_check=_QUIET)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Once collected, the suite's own objects (modules, 2400 test items, the libraries) are
+    kept out of the garbage collector's reach: every full collection then walks only what
+    the tests make. A full collection of ~280k live objects costs ~0.1 s, and statsmodels'
+    Holm correction runs one on each call (``ckdsl.sim.stats.multiplicity``), as do Python's
+    own when the heap grows: about a tenth of the suite's time."""
+    gc.collect()
+    gc.freeze()
+
 
 Edit = tuple[str, str]
 

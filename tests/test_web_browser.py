@@ -9,6 +9,7 @@ import shutil
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -47,9 +48,13 @@ def serve(room: Room) -> Iterator[str]:
 
 
 @pytest.fixture
-def room() -> Room:
+def room(tmp_path: Path) -> Room:
     specs = [None, *(parse_spec("heuristic") for _ in range(3))]
-    room = Room(GameSetup(seed=8), specs)
+    # A shorter whole game: 10 points to win, not 13 (66 turns instead of 78; each of red's
+    # ~150 answers is a few clicks and a redraw of the page)
+    short = tmp_path / "ten_points.yaml"
+    short.write_text("extends: base\noverride:\n  parameters:\n    points_to_win: 10\n")
+    room = Room(GameSetup(rules=short, seed=8), specs)
     # Red discards after a 7: eight grain more from the bank, and the game's first roll a 7
     state = room.game.state
     grain = room.game.rules.good_index["grain"]
@@ -60,54 +65,61 @@ def room() -> Room:
     return room
 
 
-def open_page(room: Room, width: int, height: int) -> Iterator[object]:
-    """The first person's seat in headless Chromium, at ``width`` x ``height``."""
-    from playwright.sync_api import sync_playwright
-
-    token = next(iter(room.tokens))
-    for base in serve(room):
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": width, "height": height})
-            tab.goto(f"{base}?seat={token}&lang=en")
-            yield tab
-            browser.close()
-
-
-@pytest.fixture
-def page_at() -> Iterator[object]:
-    """Opens a seat of a room at a size and language: ``page_at(room, token, w, h, lang)``
-    (``touch=True``: a phone's touch screen)."""
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the module's tests (a launch costs a second or more); each
+    page is opened in a browser context of its own, as fresh as a new browser's."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-        servers: list[Iterator[str]] = []
+        launched = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+        yield launched
+        launched.close()
 
-        def open_seat(room: Room, token: str, w: int, h: int, lang: str, touch: bool = False):  # type: ignore[no-untyped-def]
-            served = serve(room)
-            servers.append(served)
-            base = next(served)
-            tab = browser.new_page(viewport={"width": w, "height": h}, has_touch=touch,
-                                   is_mobile=touch)  # fmt: skip
-            tab.goto(f"{base}?seat={token}&lang={lang}")
-            tab.wait_for_selector("#board svg")
-            return tab
 
-        yield open_seat
-        browser.close()
-        for served in servers:
-            next(served, None)  # the server stops
+def open_page(browser, room: Room, width: int, height: int) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """The first person's seat in headless Chromium, at ``width`` x ``height``."""
+    token = next(iter(room.tokens))
+    for base in serve(room):
+        tab = browser.new_page(viewport={"width": width, "height": height})
+        tab.goto(f"{base}?seat={token}&lang=en")
+        yield tab
+        tab.close()
 
 
 @pytest.fixture
-def page(room: Room) -> Iterator[object]:
-    yield from open_page(room, 1500, 1000)
+def page_at(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """Opens a seat of a room at a size and language: ``page_at(room, token, w, h, lang)``
+    (``touch=True``: a phone's touch screen)."""
+    servers: list[Iterator[str]] = []
+    tabs: list[object] = []
+
+    def open_seat(room: Room, token: str, w: int, h: int, lang: str, touch: bool = False):  # type: ignore[no-untyped-def]
+        served = serve(room)
+        servers.append(served)
+        base = next(served)
+        tab = browser.new_page(viewport={"width": w, "height": h}, has_touch=touch,
+                               is_mobile=touch)  # fmt: skip
+        tabs.append(tab)
+        tab.goto(f"{base}?seat={token}&lang={lang}")
+        tab.wait_for_selector("#board svg")
+        return tab
+
+    yield open_seat
+    for tab in tabs:
+        tab.close()  # type: ignore[attr-defined]
+    for served in servers:
+        next(served, None)  # the server stops
 
 
 @pytest.fixture
-def phone(room: Room) -> Iterator[object]:
-    yield from open_page(room, 390, 844)
+def page(browser, room: Room) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    yield from open_page(browser, room, 1500, 1000)
+
+
+@pytest.fixture
+def phone(browser, room: Room) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    yield from open_page(browser, room, 390, 844)
 
 
 def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> None:  # type: ignore[no-untyped-def]
@@ -156,6 +168,7 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     button_kinds: set[str] = set()
     turn_built = (-1, 0)  # (turn, board clicks this turn): two builds a turn at most
     traded_on = -1
+    offered: list[str] = []  # the trade form's boxes of the last offer
 
     def done(version: str | None) -> None:
         page.wait_for_function(
@@ -199,10 +212,16 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
             traded_on = state.turn
             if hand[give] == 0 or give == get:
                 continue
-            for box in page.locator("#trade input").all():
-                box.fill("0")
-            page.fill(f"#trade input[data-side=give][data-good={goods[give]}]", "1")
-            page.fill(f"#trade input[data-side=get][data-good={goods[get]}]", "1")
+            # the form keeps its numbers: the last offer's two back to 0 (as a person would;
+            # a fill of each of its boxes costs a second a trade), then this one's
+            for box in offered:
+                page.fill(box, "0")
+            offered = [
+                f"#trade input[data-side=give][data-good={goods[give]}]",
+                f"#trade input[data-side=get][data-good={goods[get]}]",
+            ]
+            for box in offered:
+                page.fill(box, "1")
             page.locator("#offer button").click()
             used["trade"] += 1
         elif kind == "discard":
