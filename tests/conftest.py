@@ -37,6 +37,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, each in its place otherwise: xdist hands out work
+    in collection order, so a long test near the end (the web game took 20 s) left one
+    worker running it while the other had finished."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 Edit = tuple[str, str]
 
 

@@ -150,6 +150,7 @@ def headline(report: ComparisonReport, variant: str, metric: str) -> Any:
 # --- The analysis -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_known_effects_are_covered_and_pairing_narrows_the_intervals() -> None:
     a = synthetic("base")
     b = synthetic("longer", turns_effect=15.0, seat1_effect=0.15)
@@ -259,6 +260,7 @@ def test_the_json_is_deterministic_and_independent_of_row_order() -> None:
     json.loads(first)
 
 
+@pytest.mark.slow
 def test_bootstrap_is_named_and_seeded() -> None:
     a = synthetic("base", seeds=40)
     b = synthetic("b", seeds=40, turns_effect=5.0)
@@ -350,6 +352,7 @@ def test_html_is_one_self_contained_file_with_every_plot(
     assert "Stopping rule" in text and "fixed: 30 seeds (120 games) per rule set" in text
 
 
+@pytest.mark.slow
 def test_plots_are_written_as_png_and_svg(small_report: ComparisonReport, tmp_path: Path) -> None:
     from ckdsl.sim.report.plots import write_plots
 
@@ -443,6 +446,7 @@ def cli_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"folder": folder, "args": args, "first": first, "again": again, "table": table}
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("compare_cli")  # one worker runs the compares for all four
 def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     first = cli_run["first"]
