@@ -3,6 +3,7 @@ JSON, HTML, plots), and a small end-to-end run of the command."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -26,7 +27,14 @@ def _mix(*parts: object) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def synthetic(
+def synthetic(label: str, **kwargs: Any) -> pd.DataFrame:
+    """:func:`synthesized`'s frame, made once per arguments (each costs ~0.1 s; several
+    tests use the same), a copy to each caller."""
+    return synthesized(label, **kwargs).copy()
+
+
+@functools.cache
+def synthesized(
     label: str,
     *,
     seeds: int = 120,
@@ -74,10 +82,9 @@ def synthetic(
             lineup = bots[rotation % len(bots) :] + bots[: rotation % len(bots)]
             attacks = int(mine.integers(1, 6))
             lost = int(mine.integers(0, attacks + 1))
-            trajectory = [
-                [min(points[s], (t * points[s]) // turns + 2) for s in range(SEATS)]
-                for t in range(1, turns + 1)
-            ]
+            # [[min(points[s], t * points[s] // turns + 2) for s in seats] for t in 1..turns]
+            reached = np.arange(1, turns + 1)[:, None] * np.array(points)[None, :] // turns + 2
+            trajectory = np.minimum(np.array(points)[None, :], reached).tolist()
             first = {
                 t: (int(mine.integers(30, turns)) if mine.random() < 0.6 else -1) for t in TRACKS
             }
