@@ -26,6 +26,7 @@ How a text is matched, and why:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -92,16 +93,34 @@ def avoided_in(text: str, term: Term) -> str | None:
 
 
 def _matches(text: str, term: Term) -> Iterator[tuple[int, int]]:
-    tokens = list(_TOKEN.finditer(text))
-    words = [fold(t.group()) for t in tokens]
-    allowed = [fold(a) for a in term.allow]
-    phrases = [p for p in term.stems() if p]
-    for i in range(len(words)):
+    spans, words = _words(text)
+    phrases, allowed = _stems(term)
+    for i, word in enumerate(words):
         for phrase in phrases:
-            if i + len(phrase) <= len(words) and all(
-                _matches_stem(words[i + j], stem, allowed) for j, stem in enumerate(phrase)
+            if (
+                i + len(phrase) <= len(words)
+                and _matches_stem(word, phrase[0], allowed)
+                and all(
+                    _matches_stem(words[i + j], phrase[j], allowed) for j in range(1, len(phrase))
+                )
             ):
-                yield tokens[i].start(), tokens[i + len(phrase) - 1].end()
+                yield spans[i][0], spans[i + len(phrase) - 1][1]
+
+
+# A check asks each text about every term of its glossary: the text's words and each term's
+# stems are made once, not once per pair (that was most of `ckdsl l10n check`'s time).
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[str, ...]]:
+    """The spans of ``text``'s tokens and their folded words."""
+    tokens = list(_TOKEN.finditer(text))
+    return tuple(t.span() for t in tokens), tuple(fold(t.group()) for t in tokens)
+
+
+@functools.lru_cache(maxsize=1024)
+def _stems(term: Term) -> tuple[list[tuple[str, ...]], list[str]]:
+    """The avoided entries of ``term`` as folded stems (the empty ones left out), and its
+    allowed stems folded."""
+    return [p for p in term.stems() if p], [fold(a) for a in term.allow]
 
 
 def _matches_stem(word: str, stem: str, allowed: list[str]) -> bool:
