@@ -39,10 +39,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` first, each in its place otherwise: xdist hands out work
-    in collection order, so a long test near the end (the web game took 20 s) left one
-    worker running it while the other had finished."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The tests marked ``slow`` first, and the whole ``xdist_group`` of one (they share a
+    module fixture: apart, ``-n 0`` would make it twice), each in its place otherwise:
+    xdist hands out work in collection order, so a long test near the end (the web game
+    took 20 s) left one worker running it while the other had finished."""
+
+    def group(item: pytest.Item) -> object:
+        marker = item.get_closest_marker("xdist_group")
+        return (marker.args or [marker.kwargs.get("name")])[0] if marker else None
+
+    slow_groups = {group(i) for i in items if i.get_closest_marker("slow")} - {None}
+    items.sort(key=lambda i: not (i.get_closest_marker("slow") or group(i) in slow_groups))
 
 
 Edit = tuple[str, str]
