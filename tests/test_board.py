@@ -25,6 +25,7 @@ from ckdsl.board import (
     topology_for,
 )
 from ckdsl.cli import cli
+from ckdsl.l10n.catalog import load_catalog
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -335,6 +336,42 @@ def test_board_command(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["board", "--layout", "beginner", "--svg", str(out)])
     assert result.exit_code == 0 and out.read_text(encoding="utf-8").startswith("<svg")
     ET.parse(out)
+
+
+def test_board_command_draws_the_harbor_rates_of_the_rules_in_effect(tmp_path: Path) -> None:
+    """A map drawn alone shows the harbors at the rates of --rules (a variant's own), in
+    the text, the JSON and the picture; without --rules, the base's."""
+    variant = tmp_path / "cheap_harbors.yaml"
+    variant.write_text(
+        "extends: base\ndescription: Cheaper harbors.\noverride:\n  parameters:\n"
+        "    generic_harbor_rate: 2\n    special_harbor_rate: 1\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    base = runner.invoke(cli, ["board"])
+    assert "harbor    1-5  2:1 Wool" in base.stdout and "harbor    0-3  3:1" in base.stdout
+    result = runner.invoke(cli, ["board", "--rules", str(variant)])
+    assert result.exit_code == 0, result.output
+    assert "harbor    1-5  1:1 Wool" in result.stdout and "harbor    0-3  2:1" in result.stdout
+    assert "3:1" not in result.stdout
+    report = json.loads(runner.invoke(cli, ["board", "--rules", str(variant), "--json"]).stdout)
+    assert {(h["kind"] == "generic", h["rate"]) for h in report["harbors"]} == {
+        (True, 2),
+        (False, 1),
+    }
+    out = tmp_path / "b.svg"
+    result = runner.invoke(
+        cli, ["board", "--rules", str(variant), "--svg", str(out), "--lang", "pl"]
+    )
+    assert result.exit_code == 0, result.output
+    labels = [t.text for t in ET.parse(out).iter(f"{SVG}text") if t.text and ":1" in t.text]
+    pl = load_catalog("pl")
+    special = [
+        f"1:1 {pl.good_name(h['kind'])}" for h in report["harbors"] if h["kind"] != "generic"
+    ]
+    assert len(special) == 5 and sorted(labels) == sorted(["2:1"] * 4 + special)
+    result = runner.invoke(cli, ["board", "--save", str(out), "--rules", str(variant)])
+    assert result.exit_code == 2 and "own rules" in result.stderr
 
 
 def test_board_command_errors(tmp_path: Path) -> None:

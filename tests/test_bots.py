@@ -329,7 +329,8 @@ def test_what_the_heuristic_keeps_is_what_it_would_compute_afresh() -> None:
     tokens swapped, the robber moved, another game on the same map; each followed by
     ``refresh``, as any direct change of a state is), it values as a fresh evaluator
     does."""
-    from ckdsl.bots.features import Evaluator, load_weights
+    from ckdsl.bots.features import Evaluator
+    from ckdsl.bots.weights import load_weights
 
     weights = load_weights()
     game = start(GameSetup(seed=4), log=False)

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 import pytest
 
-from ckdsl.bots.features import load_weights
+from ckdsl.bots.weights import load_weights
 from ckdsl.diagnostics import CkdslError
 from ckdsl.paths import rules_dir
 from ckdsl.session import GameSetup, load_board, load_rules, start

@@ -4,14 +4,16 @@ version, and a fast strength check that notices a weaker bot (docs/bots.md)."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from ckdsl.bots import BotError, bot_seed, make_bot, parse_spec
-from ckdsl.bots.features import Evaluator, dice_odds, load_weights
+from ckdsl.bots.features import Evaluator, dice_odds
 from ckdsl.bots.heuristic import HeuristicBot
+from ckdsl.bots.weights import load_weights
 from ckdsl.core.state import CITY
 from ckdsl.session import GameSetup, play, start
 from ckdsl.turn.game import Game
@@ -101,6 +103,120 @@ def test_the_robber_on_my_own_tile_is_worse_for_me() -> None:
     moved.state.robber = mine
     moved.refresh()
     assert ev.value(moved, me) < before
+
+
+@pytest.mark.parametrize(
+    ("left", "rolls", "chance"),
+    [
+        (1, 4, Fraction(15, 16)),  # one ship face in four throws (half the faces are ships)
+        (2, 4, Fraction(11, 16)),  # two or more of four
+        (3, 4, Fraction(5, 16)),
+        (4, 4, Fraction(1, 16)),
+        (5, 4, Fraction(0)),  # too far to come in four throws
+        (2, 0, Fraction(0)),
+    ],
+)
+def test_the_chance_of_an_attack_is_that_of_the_event_die(
+    left: int, rolls: int, chance: Fraction
+) -> None:
+    """The base event die has three ship faces of six, each a step: the chance that the
+    ship covers ``left`` steps in ``rolls`` throws, by hand (binomial, p = 1/2)."""
+    game = _midgame()
+    game.state.barbarians = game.rules.barbarian_track - left
+    ev = Evaluator(game.rules, game.topo, load_weights())
+    assert ev.attack_chance(game, rolls) == pytest.approx(float(chance), abs=1e-12)
+
+
+def test_the_metropolis_race_is_run_towards_the_level_that_takes_it() -> None:
+    """(level / metropolis level)² on the way to a free metropolis, 1 at the level that
+    takes it; nothing for a held one until the take level, 1 there unless kept."""
+    game = _midgame()
+    state = game.state
+    ev = Evaluator(game.rules, game.topo, load_weights())
+    me, other = 0, 1
+    track = game.rules.tracks[0]
+    state.metropolis[0] = -1
+    for level, way in [(0, (1 / 4) ** 2), (2, (3 / 4) ** 2), (3, 1.0)]:
+        state.players[me].levels[0] = level
+        assert ev.metropolis_way(game, me, 0) == pytest.approx(way)
+    held = next(i for i in state.players[other].buildings if state.building[i] == CITY)
+    state.metropolis[0] = held
+    state.players[other].levels[0] = track.metropolis_level
+    state.players[me].levels[0] = track.metropolis_level - 1
+    assert ev.metropolis_way(game, me, 0) == 0.0  # reaching 4 does not take a held one
+    state.players[me].levels[0] = track.take_level - 1
+    assert ev.metropolis_way(game, me, 0) == 1.0
+    state.metropolis_kept[0] = True
+    assert ev.metropolis_way(game, me, 0) == 0.0
+
+
+def test_a_knight_next_to_my_tiles_guards_them_the_robbers_tile_most() -> None:
+    """``cover``: what my buildings make on the tiles next to my knights; the robber's
+    tile counted three times."""
+    game = _midgame(seed=5, turn=40)
+    state = game.state
+    ev = Evaluator(game.rules, game.topo, load_weights())
+    me = next(p for p in range(game.n) if state.players[p].knights)
+    knight = state.players[me].knights[0]
+    tiles = game.topo.inter_tiles[knight]
+    made = {t: ev.tile_worth(game, t, me) for t in tiles}
+    state.robber = next((t for t in range(len(state.numbers)) if t not in tiles), state.robber)
+    assert ev.cover(game, me) >= sum(made.values())
+    best = max(made, key=lambda t: made[t])
+    if made[best] > 0:
+        before = ev.cover(game, me)
+        state.robber = best
+        assert ev.cover(game, me) == pytest.approx(before + 2 * made[best])
+
+
+def test_a_progress_card_beyond_the_limit_less_one_is_worth_little() -> None:
+    """Four cards held under a limit of four: the fourth is worth ``progress_at_risk``
+    (the next card drawn makes one a discard), the first three ``progress_card``."""
+    game = _midgame()
+    weights = load_weights()
+    ev = Evaluator(game.rules, game.topo, weights)
+    held = game.state.players[0].progress
+    held.clear()
+    values = []
+    for card in ("medicine", "smith", "crane", "mining"):
+        values.append(ev.value(game, 0))
+        held.append(card)
+    values.append(ev.value(game, 0))
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    assert steps[:3] == pytest.approx([weights.progress_card] * 3)
+    assert steps[3] == pytest.approx(weights.progress_at_risk)
+    assert weights.progress_at_risk < weights.progress_card
+
+
+def test_a_knight_that_acts_far_from_an_attack_counts_as_active_again() -> None:
+    """``reactivated_later``: with the ship far (no attack possible before the player's
+    next turn), a knight made inactive is valued active, less its activation's price;
+    with the ship one step away, almost as inactive."""
+    game = _midgame(seed=5, turn=40)
+    state = game.state
+    me = next(p for p in range(game.n) if state.players[p].knights)
+    knight = state.players[me].knights[0]
+    state.knight_active[knight] = False
+    bot = HeuristicBot(1)
+    ev = bot.evaluator(game)
+    price = [0] * len(state.players[me].hand)
+    for g, n in game.rules.activate_cost:
+        price[g] += n
+    cost = bot.hand_gain(game, me, price)
+
+    def values(barbarians: int) -> tuple[float, float, float]:
+        state.barbarians = barbarians
+        inactive = ev.value(game, me)
+        state.knight_active[knight] = True
+        active = ev.value(game, me)
+        state.knight_active[knight] = False
+        return bot.reactivated_later(game, me, knight), active, inactive
+
+    later, active, _ = values(0)  # 7 steps away: no attack in four throws
+    assert later == pytest.approx(active - cost)
+    later, active, inactive = values(game.rules.barbarian_track - 1)
+    assert later == pytest.approx((active - cost) / 16 + inactive * 15 / 16)
+    assert not state.knight_active[knight]  # put back
 
 
 # --- cards from the rule set ------------------------------------------------------------------
@@ -255,11 +371,23 @@ def test_version_2_plays_as_version_2_did() -> None:
     assert new.state.digest() != game.state.digest()
 
 
+def test_version_3_plays_as_version_3_did() -> None:
+    """``heuristic:version=3`` plays the game version 3 played when it was the newest
+    (main at bcb45cc, pure Python): its weights file is frozen, and what version 4 added
+    is off where a file does not ask for it."""
+    game = start(GameSetup(seed=8), log=False)
+    play(game, [make_bot("heuristic:version=3", bot_seed(8, p)) for p in range(4)])
+    assert game.state.digest() == (
+        "77397db1778961de94c98bbe0306c6c0c6280352fcbb28d8127f2e67e1add825"
+    )
+
+
 def test_an_unknown_version_is_refused_and_a_known_one_recorded() -> None:
     with pytest.raises(BotError, match="is not a version"):
         HeuristicBot(1, version=7)
     assert parse_spec("heuristic:version=2").version() == "2"  # results record it
-    assert parse_spec("heuristic").version() == "3"
+    assert parse_spec("heuristic:version=3").version() == "3"
+    assert parse_spec("heuristic").version() == "4"
 
 
 # --- strength ---------------------------------------------------------------------------------

@@ -108,6 +108,60 @@ def test_undo_takes_back_an_answer_but_not_after_the_dice() -> None:
     assert game.state.rolled
 
 
+class CardPlayer(Script):
+    """A person who gives the first answer until a progress card may be played, plays it,
+    then types ``undo``."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.played = ""
+        self.undone = False
+
+    def ask(self, prompt: str, completions: Sequence[str] = ()) -> str:
+        self.said.append(prompt)
+        if self.undone:
+            raise EOFError
+        if self.played:
+            self.undone = True
+            self.said.append("undo")
+            return "undo"
+        plays = [c for c in completions if c.startswith("play ")]
+        if plays:
+            self.played = plays[0]
+            return plays[0]
+        if len(self.said) > 5000:
+            raise EOFError
+        return "1"
+
+
+def test_undo_after_a_card_says_a_card_moved_not_the_dice() -> None:
+    """A card played goes under its deck: undo is refused for that, and says so (not
+    "dice, cards or a steal")."""
+    setup = GameSetup(seed=3)
+    seats = [None, *(make_bot("heuristic", bot_seed(3, p)) for p in (1, 2, 3))]
+    person = CardPlayer()
+    play_at_table(setup, seats, catalog(), delay=0, save_path=None, make_console=lambda: person)
+    assert person.played == "play Engineer"
+    after = person.said[person.said.index("undo") :]
+    deck = "cannot undo: a progress card was drawn or went under its deck since your last answer"
+    assert deck in after and not any("dice, cards or a steal" in line for line in after)
+
+
+def test_the_board_command_writes_a_png_for_a_png_name(tmp_path: Path) -> None:
+    from ckdsl.reports.picture import NoConverter, svg_to_png
+
+    try:
+        svg_to_png(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>', tmp_path / "t.png"
+        )
+    except NoConverter:
+        pytest.skip("no SVG-to-PNG converter on this machine")
+    picture = tmp_path / "b.png"
+    _, script, _ = table([f"board {picture}"])
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # a PNG, not SVG text
+    assert any(str(picture.resolve()) in line for line in script.said)
+
+
 def test_status_shows_only_what_the_seat_may_see() -> None:
     from ckdsl.session import start
 
@@ -264,3 +318,40 @@ def test_ask_always_asks_the_answers_the_table_otherwise_gives() -> None:
     assert asked.output.count("[Red] >") == given.output.count("[Red] >") + forced
     scores = given.output.split("Final scores")[1]
     assert scores == asked.output.split("Final scores")[1] and "victory points" in scores
+
+
+def test_explain_shows_a_cards_or_an_abilitys_effect_in_the_tables_language() -> None:
+    """`explain NAME` at the table says what `ckdsl explain` says (the facts and text in
+    the table's language, the effect as the engine reads it), by id or localized name."""
+    setup = GameSetup(seed=3)
+    seats = [None, *(make_bot("heuristic", bot_seed(3, p)) for p in (1, 2, 3))]
+    script = Script(["explain BISKUP", "explain aqueduct", "explain Akwedukt", "explain nope"])
+    play_at_table(setup, seats, catalog("pl"), delay=0, save_path=None, make_console=lambda: script)
+    said = script.said
+    bishop = [text for text in said if text.startswith("Biskup  [bishop]\n")]
+    assert len(bishop) == 1
+    assert "Karty postępu polityki · 2 egzemplarze" in bishop[0]
+    assert "Efekt (rules/base/progress.yaml:" in bishop[0]
+    assert "    move robber to t" in bishop[0]
+    aqueduct = [text for text in said if text.startswith("Akwedukt  [aqueduct]\n")]
+    assert len(aqueduct) == 2 and "Nauka 3" in aqueduct[0]
+    assert "'nope' to ani karta, ani zdolność poziomu tej gry; `cards` wymienia karty" in said
+    help_text = load_catalog("pl", load_rules("base").ruleset).message("terminal_help")
+    assert "explain NAZWA" in help_text
+
+
+def test_explain_at_a_real_terminal_then_quit() -> None:
+    """By keystrokes at a pseudo-terminal: `explain` (completed as a command) prints the
+    card's effect, and the game goes on at the same prompt."""
+    child = _spawn("--seed", "3", "--delay", "0")
+    child.expect(r"\[Red\] >")
+    child.send("explain wedding\r")
+    child.expect(r"Wedding  \[wedding\]")
+    child.expect(r"Effect \(rules/base/progress\.yaml:\d+\):")
+    child.expect(r"\[Red\] >")
+    child.send("quit\r")
+    child.expect(r"save the game first\? \[y/N\]")
+    child.send("n\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in child.before

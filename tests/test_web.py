@@ -160,3 +160,65 @@ def test_a_save_of_other_rules_is_refused_and_a_good_one_loads() -> None:
     assert client.post("/api/load", json={"seat": seat, "save": text}).status_code == 200
     assert room.game.state.digest() == digest
     assert save_data(room.game, room.setup)["answers"] == data["answers"]
+
+
+def _to_attack(attacks: int) -> tuple[Room, str]:
+    """Seed 8's table, its first seat played by the heuristic bot's choices, until the
+    game's ``attacks``-th barbarian attack has been fought."""
+    from ckdsl.bots import bot_seed, make_bot
+    from ckdsl.turn.notation import format_option
+
+    room = Room(GameSetup(seed=8), [None, *(parse_spec("heuristic") for _ in range(3))])
+    seat = token(room)
+    red = make_bot("heuristic", bot_seed(8, 0))
+    while sum(e["event"] == "attack" for e in room.game.events) < attacks:
+        assert not room.game.state.over
+        room.answer(seat, format_option(room.game, red.choose(room.game.view(0))))
+    return room, seat
+
+
+def test_the_last_attack_is_shown_as_it_was_fought() -> None:
+    """After an attack the live facts say defence 0 (every knight deactivated); the
+    page's ``attack`` says the strength and defence at the attack (the engine's event),
+    lost or won, who lost a city and who is Defender, in the table's language, to the
+    seats and to a spectator alike."""
+    room, seat = _to_attack(0)
+    assert room.state(seat, "en")["attack"] is None  # no attack yet: nothing to tell
+    room, seat = _to_attack(1)
+    event = next(e for e in room.game.events if e["event"] == "attack")
+    state = room.state(seat, "en")
+    attack = state["attack"]
+    assert (attack["strength"], attack["defence"], attack["won"]) == (4, 3, False)
+    assert (event["strength"], event["defence"]) == (4, 3)
+    assert state["barbarians"]["defence"] == 0 and "defence 0" in state["barbarians"]["said"]
+    pillaged = [e["player"] for e in room.game.events if e["event"] == "pillaged"]
+    colours = room.game.rules.names("player_colours")
+    assert attack["lost"] == [colours[p] for p in pillaged] and attack["lost"]
+    assert attack["said"].startswith("attack of turn 13: strength 4 against defence 3, lost")
+    assert "a city lost: White, Orange" in attack["said"]
+    assert attack["lines"][0].startswith("The barbarians attack with strength 4")
+    polish = room.state(seat, "pl")["attack"]["said"]
+    assert polish.startswith("atak w turze 13: siła 4 przeciw obronie 3, przegrany")
+    assert room.spectate("en")["attack"]["said"] == attack["said"]
+    room, seat = _to_attack(2)
+    attack = room.state(seat, "en")["attack"]
+    defender = [e["player"] for e in room.game.events if e["event"] == "defender"]
+    assert attack["won"] and attack["defenders"] == [colours[p] for p in defender[-1:]]
+    assert f"{attack['strength']} against defence {attack['defence']}, repelled" in attack["said"]
+    assert "Defender of Catan: White" in attack["said"] and not attack["lost"]
+
+
+def test_the_heading_says_set_up_before_the_first_roll_then_the_turn() -> None:
+    """Set-up is turn 0 in the engine, which no player calls a turn: the heading and the
+    terminal's status say "set-up" (in the table's language), and "turn N" after."""
+    from ckdsl.l10n.catalog import load_catalog
+    from ckdsl.table.status import status_lines
+
+    room, _ = table()
+    me = token(room)
+    assert room.state(me, "en")["heading"].startswith("set-up · ")
+    assert room.state(me, "pl")["heading"].startswith("przygotowanie · ")
+    assert status_lines(room.game, load_catalog("pl"), 0)[0].startswith("przygotowanie · ")
+    while room.game.state.turn == 0:
+        room.answer(me, room.state(me, "en")["pending"]["options"][0]["answer"])
+    assert room.state(me, "en")["heading"].startswith(f"turn {room.game.state.turn} · ")

@@ -66,6 +66,7 @@ OTHER = ["ckdsl/rng.py", "ckdsl/bots/random_bot.py"]
 BOTS = [
     "ckdsl/bots/base.py",
     "ckdsl/bots/features.py",
+    "ckdsl/bots/weights.py",
     "ckdsl/bots/heuristic.py",
     "ckdsl/bots/descriptors.py",
     "ckdsl/bots/learned.py",

@@ -259,7 +259,82 @@ H500 = {
 }
 
 
+def _bots_simulate(version: int) -> list[str]:
+    """400 games of four heuristic bots of ``version`` on the base rules, two workers."""
+    spec = ",".join([f"heuristic:version={version}"] * 4)
+    return ["simulate", "--players", spec, "--games", "400", "--jobs", "2",
+            "--out", f"{{runs}}/h{version}", "--quiet"]  # fmt: skip
+
+
+BOTS_TABLE = {
+    **{f"h{v}": _bots_simulate(v) for v in (2, 3, 4)},
+    "run": [
+        "tools/bot_table.py",
+        "{runs}/h2",
+        "{runs}/h3",
+        "{runs}/h4",
+        "--label",
+        "version 2",
+        "--label",
+        "version 3",
+        "--label",
+        "version 4",
+    ],
+}
+LADDER = ["heuristic", "heuristic:version=3", "heuristic:version=2", "learned", "random"]
+NEWEST = "heuristic:weights=bundled,version=4"  # the spec as results record it
+
+
+def _h2h_sentences(out: dict[str, str], runs: Path) -> list[str]:
+    return [f"The newest version's own line: `{out['wins'].strip()}`."]
+
+
 BLOCKS = [
+    Block("bots-table", "docs/bots.md", BOTS_TABLE, shown="run", command_line=True),
+    Block(
+        "bots-check",
+        "docs/bots.md",
+        {"h4": _bots_simulate(4), "run": ["tools/bot_table.py", "{runs}/h4", "--check"]},
+        shown="run",
+        command_line=True,
+    ),
+    Block(
+        "bots-h2h",
+        "docs/bots.md",
+        {
+            "run": [
+                "tournament",
+                "heuristic",
+                *["heuristic:version=2"] * 3,
+                "--games",
+                "100",
+                "--jobs",
+                "2",
+                "--out",
+                "{runs}/h4v2",
+                "--quiet",
+            ],
+            "wins": ["tools/bot_table.py", "{runs}/h4v2", "--wins", NEWEST],
+        },
+        shown="run",
+        sentences=_h2h_sentences,
+        command_line=True,
+    ),
+    Block(
+        "ladder",
+        "docs/bots.md",
+        {"run": ["ladder", *LADDER, "--games", "10", "--jobs", "2", "--out", "{runs}/ladder"]},
+        shown="run",
+        command_line=True,
+        timed="run",
+    ),
+    Block(
+        "bots-speed",
+        "docs/bots.md",
+        {"run": ["benchmarks/heuristic_speed.py", "--games", "40"]},
+        shown="run",
+        command_line=True,
+    ),
     Block(
         "h500",
         "docs/experiments.md",

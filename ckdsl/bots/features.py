@@ -15,139 +15,19 @@ determinized games (``PlayerView.determinize``) whose hidden parts are samples.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ckdsl.bots.weights import Weights
 from ckdsl.core import board_rules, improvements, knights, pieces
 from ckdsl.core.building import cost_of
 from ckdsl.core.compiled import Bundle
 from ckdsl.core.state import CITY, DAMAGED, EMPTY, NOBODY, SETTLEMENT
-from ckdsl.stamps import Stamp, StampedCache
 from ckdsl.turn.turn import hand_limit
 
 if TYPE_CHECKING:
     from ckdsl.board import Topology
     from ckdsl.core.compiled import CompiledRules
     from ckdsl.turn.game import Game
-
-TARGETS = ("settlement", "city", "city_wall", "knight", "activate", "promote", "improvement",
-           "road")  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Weights:
-    """The weights of ``rules/bots/heuristic.yaml`` (see the comments there)."""
-
-    version: str
-    points: float
-    win: float
-    production: float
-    diversity: float
-    hand_card: float
-    over_limit: float
-    targets: dict[str, float]
-    levels: tuple[float, ...]
-    level_step: float
-    metropolis_race: float
-    knight_strength: float
-    defence: float
-    city_at_risk: float
-    defender_chance: float
-    progress_card: float
-    rates: float
-    expansion_now: float
-    expansion_near: float
-    road_length: float
-    opponent_points: float
-    opponent_production: float
-    margin: float
-    max_options: int
-    # Since version 3 (absent from an older file: 0, which plays as that version did).
-    wall: float = 0.0
-    opponent_cards: float = 0.0
-    opponent_progress: float = 0.0
-    opponent_knights: float = 0.0
-    opponent_expansion: float = 0.0
-    knight_blocks: float = 0.0
-    card_choices: int = 0
-
-    def level_value(self, level: int) -> float:
-        table = self.levels
-        if level < len(table):
-            return table[level]
-        return table[-1] + (level - len(table) + 1) * self.level_step
-
-
-BUNDLED = "bundled"
-WEIGHTS_FILE = "rules/bots/heuristic.yaml"
-# The weights of each frozen version of the bot (``heuristic:version=N``), kept so a study
-# can compare with the bot it used; the newest is ``WEIGHTS_FILE``.
-FROZEN = {2: "rules/bots/heuristic-v2.yaml"}
-# The weights that are new in version 3, 0 when a file does not give them.
-_OPTIONAL = ("wall", "opponent_cards", "opponent_progress", "opponent_knights",
-             "opponent_expansion", "knight_blocks")  # fmt: skip
-
-
-_WEIGHTS: StampedCache[str, Weights] = StampedCache(maxsize=8)
-
-
-def load_weights(path: str = BUNDLED, version: int = 0) -> Weights:
-    """The weights file ``path`` (``bundled``: the one shipped with ckdsl for ``version``,
-    0 or the newest: ``WEIGHTS_FILE``, else ``FROZEN``); raises ValueError naming what is
-    missing or wrong. Cached while the file is unchanged."""
-    from ckdsl.paths import rules_dir
-
-    bundled = rules_dir().parent / FROZEN.get(version, WEIGHTS_FILE)
-    file = bundled if path == BUNDLED else Path(path)
-    return _WEIGHTS.get(str(file.resolve()), lambda: _read_weights(file))
-
-
-def _weights_data(file: Path) -> tuple[Any, tuple[Stamp, ...]]:
-    """The weights file as read, kept on disk (``ckdsl.rules.disk``) while it is
-    unchanged: a bot's start does not import a YAML parser for it."""
-    from ckdsl.rules import disk
-
-    key = str(file.resolve())
-    found = disk.load("weights", key)
-    if found is not None:
-        return found
-    from ckdsl.userfiles import UnsafeFile, read_user_yaml
-
-    stamp = Stamp.of(file)  # before reading: an edit while reading fails the next check
-    try:  # a regular file only: a FIFO or a device would never end
-        data = read_user_yaml(file)
-    except UnsafeFile as exc:
-        raise ValueError(f"cannot read the weights file {file}: {exc.message}") from None
-    disk.store("weights", key, (stamp,), data)
-    return data, (stamp,)
-
-
-def _read_weights(file: Path) -> tuple[Weights, tuple[Stamp, ...]]:
-    data, stamps = _weights_data(file)
-    try:
-        w: dict[str, Any] = data["weights"]
-        look: dict[str, Any] = data.get("lookahead") or {}
-        targets = {t: float(w["targets"].get(t, 0.0)) for t in TARGETS}
-        numbers = {
-            name: float(w[name])
-            for name in Weights.__dataclass_fields__
-            if name not in ("version", "targets", "levels", "margin", "max_options",
-                            "card_choices") and name not in _OPTIONAL
-        }  # fmt: skip
-        numbers.update({name: float(w.get(name, 0.0)) for name in _OPTIONAL})
-        weights = Weights(
-            version=str(data.get("version", "1")),
-            targets=targets,
-            levels=tuple(float(x) for x in w["levels"]),
-            margin=float(look.get("margin", 0.5)),
-            max_options=int(look.get("max_options", 40)),
-            card_choices=int(look.get("card_choices", 0)),
-            **numbers,
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ValueError(f"{file}: a weight is missing or not a number ({exc})") from None
-    return weights, stamps
 
 
 def dice_odds(rules: CompiledRules) -> dict[int, float]:
@@ -305,6 +185,11 @@ class Evaluator:
         # Kept for any board.
         self._levels: dict[Hashable, float] = {}
         self._rates: dict[Hashable, float] = {}
+        self._attack_chances: dict[tuple[int, int], float] = {}
+        # Progress cards a player keeps safe from the next draw (docs/rules.md, "The
+        # progress-card hand limit"): the limit less one (no limit: all of them).
+        limit = rules.params.get("progress_hand_limit")
+        self.progress_kept = limit - 1 if isinstance(limit, int) and limit > 0 else 1 << 30
         self._improvements: dict[Hashable, tuple[Bundle | None, ...]] = {}
         # The rule set's formulas, kept by what they read when they declare it.
         programs = rules.programs
@@ -459,10 +344,36 @@ class Evaluator:
                     out.append((rules.promote_cost, w["promote"]))
                     break
         if cities and w["improvement"]:
-            for level in self.improvement_prices(game, player, cities, mods):
+            prices = self.improvement_prices(game, player, cities, mods)
+            way = [0.0] * len(prices)
+            if w["metropolis"]:
+                # The race run: one track, the metropolis nearest (a track's levels are
+                # paid in its own commodity; three races at once win none).
+                ways = [self.metropolis_way(game, player, t) for t in range(len(prices))]
+                best = max(range(len(ways)), key=lambda t: ways[t])
+                way[best] = ways[best]
+            for t, level in enumerate(prices):
                 if level is not None:
-                    out.append((level, w["improvement"]))
+                    out.append((level, w["improvement"] + w["metropolis"] * way[t]))
         return out
+
+    def metropolis_way(self, game: Game, player: int, t: int) -> float:
+        """How far the player's next level of track ``t`` goes towards its metropolis (the
+        engine's rule, ``improvements``: a free one is taken at the track's metropolis
+        level, a held one that is not kept for good at its take level): 1 for the level
+        that takes it, (level / metropolis level)² on the way to a free one, else 0."""
+        state = game.state
+        track = game.rules.tracks[t]
+        level = state.players[player].levels[t] + 1
+        held = state.metropolis[t]
+        if held == NOBODY:
+            return min(1.0, level / max(1, track.metropolis_level)) ** 2
+        takes = (
+            level >= track.take_level
+            and not state.metropolis_kept[t]
+            and state.owner[held] != player
+        )
+        return 1.0 if takes else 0.0
 
     def _price(self, game: Game, player: int, piece: str, mods: bool) -> Bundle:
         cost = game.rules.costs[piece]
@@ -650,6 +561,20 @@ class Evaluator:
         length = game.rules.barbarian_track
         return (game.state.barbarians + 1) / length if length else 0.0
 
+    def attack_chance(self, game: Game, rolls: int) -> float:
+        """The chance that the barbarian ship attacks within ``rolls`` rolls of the event
+        die: its faces (``dice.event_die``) advance it, the attack comes at the end of its
+        track (``barbarians.track_length``). Kept by the distance left and ``rolls``."""
+        length = game.rules.barbarian_track
+        left = length - game.state.barbarians
+        if not length or left <= 0:
+            return 1.0 if length else 0.0
+        key = (left, rolls)
+        found = self._attack_chances.get(key)
+        if found is None:
+            found = self._attack_chances[key] = _reach_chance(game.rules, left, rolls)
+        return found
+
     def formulas(self, game: Game) -> Formulas:
         """What the rule set's formulas give now (``Formulas``), kept by everything they
         may read when they declare what they read (``formulas_kept``): the board's lists
@@ -741,7 +666,9 @@ class Evaluator:
         value += self.barbarian_value(game, player, found)
         knight_level = state.knight_level
         value += w.knight_strength * sum([knight_level[i] for i in me.knights])
-        value += w.progress_card * len(me.progress)
+        held = len(me.progress)
+        kept = min(held, self.progress_kept)
+        value += w.progress_card * kept + w.progress_at_risk * (held - kept)
         value += self.rates_value(me.rates, made)
         value += w.road_length * min(me.road_length, 8)
         best_points = 0
@@ -760,7 +687,53 @@ class Evaluator:
             value -= self.opponents_value(game, player)
         if w.knight_blocks:
             value += w.knight_blocks * self.blocking(game, player)
+        if w.knight_cover:
+            value += w.knight_cover * self.cover(game, player)
         return value
+
+    def cover(self, game: Game, player: int) -> float:
+        """What the player's buildings make on the tiles next to the player's knights
+        (docs/rules.md, "Knights": a knight chases the robber from a tile it stands
+        next to), the robber's tile counted three times: a knight there can free it now,
+        one elsewhere guards the tile for the next 7."""
+        state = game.state
+        mine = state.players[player].knights
+        if not mine:
+            return 0.0
+        inter_tiles = self.topo.inter_tiles
+        covered: set[int] = set()
+        for i in mine:
+            covered.update(inter_tiles[i])
+        total = 0.0
+        robber = state.robber
+        for t in covered:
+            made = self.tile_worth(game, t, player)
+            total += 3.0 * made if t == robber else made
+        return total
+
+    def tile_worth(self, game: Game, tile: int, player: int) -> float:
+        """What the player's buildings on ``tile``'s corners make there a roll, valued."""
+        state = game.state
+        p = self.odds.get(state.numbers[tile] or 0, 0.0)
+        if not p:
+            return 0.0
+        if game.tile_yields is not self._yields:
+            self._board(game)
+        total = 0.0
+        for i in self.topo.tile_corners[tile]:
+            if state.building[i] != EMPTY and state.owner[i] == player:
+                total += self._amount(game, tile, state.building[i])
+        return p * total
+
+    def _amount(self, game: Game, tile: int, kind: int) -> float:
+        """What a building of ``kind`` makes on ``tile``, valued (kept per board)."""
+        amounts = self._amounts
+        amount = amounts.get((tile, kind))
+        if amount is None:
+            made = game.tile_yields[tile][kind]
+            worth = sum(self.goods[g] * n for g, n in made.goods)
+            amount = amounts[tile, kind] = worth + made.choice * self.mean_good
+        return amount
 
     def blocking(self, game: Game, player: int) -> float:
         """Knights standing where two networks meet (docs/rules.md, "Knights": a knight
@@ -828,24 +801,41 @@ class Evaluator:
             return 0.0
         if game.tile_yields is not self._yields:
             self._board(game)
-        amounts = self._amounts
         harm = 0.0
         for i in self.topo.tile_corners[tile]:
             kind = state.building[i]
             if kind == EMPTY:
                 continue
             owner = state.owner[i]
-            amount = amounts.get((tile, kind))
-            if amount is None:  # what the building makes there, valued (kept per board)
-                made = game.tile_yields[tile][kind]
-                worth = sum(self.goods[g] * n for g, n in made.goods)
-                amount = amounts[tile, kind] = worth + made.choice * self.mean_good
+            amount = self._amount(game, tile, kind)
             if owner == player:
                 harm -= 2.0 * amount
             else:
                 lead = 1.0 + state.players[owner].points / max(1, self.target_points)
                 harm += amount * lead
         return p * harm
+
+
+def _reach_chance(rules: CompiledRules, left: int, rolls: int) -> float:
+    """The chance that ``rolls`` throws of the event die advance the ship ``left`` steps
+    or more (each face counted as often as the die shows it)."""
+    faces = rules.event_faces
+    steps = [rules.face_ship.get(face, 0) for face in faces]
+    # chances[k]: the ship advanced k steps (k < left) and has not yet arrived
+    chances = [1.0] + [0.0] * (left - 1)
+    arrived = 0.0
+    for _ in range(rolls):
+        after = [0.0] * left
+        for k, p in enumerate(chances):
+            if not p:
+                continue
+            for step in steps:
+                if k + step >= left:
+                    arrived += p / len(steps)
+                else:
+                    after[k + step] += p / len(steps)
+        chances = after
+    return arrived
 
 
 def city_value(evaluator: Evaluator, game: Game, i: int) -> float:

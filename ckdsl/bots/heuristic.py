@@ -28,14 +28,8 @@ import random
 from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotError, BotInfo, Param, register
-from ckdsl.bots.features import (
-    BUNDLED,
-    WEIGHTS_FILE,
-    Evaluator,
-    Weights,
-    city_value,
-    load_weights,
-)
+from ckdsl.bots.features import Evaluator, city_value
+from ckdsl.bots.weights import BUNDLED, WEIGHTS_FILE, Weights, load_weights
 from ckdsl.core import trade
 from ckdsl.core.decisions import Decision, IllegalAnswer, Option
 from ckdsl.core.tasks import RespondTask, expect
@@ -49,8 +43,12 @@ if TYPE_CHECKING:
 # 3: the opponents' cards, progress cards, knights and best settlement spot, and city
 # walls, in the value; a card's own choices, looked at ahead, made by looking ahead too
 # (``lookahead.card_choices``); new weights. Version 2 plays on as ``version=2``.
-VERSION = "3"
-VERSIONS = (2, 3)
+# 4: knights next to the tiles the player produces on (``knight_cover``), a knight that
+# acts valued as active again on the next turn (``lookahead.reactivate_later``), one
+# metropolis race run (``targets.metropolis``), progress cards beyond the hand limit less
+# one worth little (``progress_at_risk``). Version 3 plays on as ``version=3``.
+VERSION = "4"
+VERSIONS = (2, 3, 4)
 
 # Decisions whose answers change the board or a card's course: looked at one answer ahead.
 _LOOKAHEAD = ("setup_", "choose_", "optional", "reward", "relocate", "lose_city", "metropolis")
@@ -70,7 +68,7 @@ _KNIGHT_ACTS = ("move_knight", "displace", "chase")
 class HeuristicBot:
     """A greedy player over ``features.Evaluator``, seeded for its samples."""
 
-    def __init__(self, seed: int, weights: str = BUNDLED, version: int = 3) -> None:
+    def __init__(self, seed: int, weights: str = BUNDLED, version: int = 4) -> None:
         if version not in VERSIONS:
             known = ", ".join(str(v) for v in VERSIONS)
             raise BotError(f"heuristic:version: {version} is not a version (they are: {known})")
@@ -336,12 +334,14 @@ class HeuristicBot:
         )
 
     def acted_and_activated(self, game: Game, me: int, option: Option) -> float:
-        """The value after a knight's action (a move, a displacement, a chase) and then
-        the activation it makes possible again (the knight is inactive after acting,
-        docs/rules.md "Knights"), if the rule set allows it this turn and the hand pays:
-        a move looked at alone would count a knight lost for the defence. After a move,
-        also what the knight, active again, may do from where it stands (chase the
-        robber, displace a knight): a move is what brings a knight within reach."""
+        """The value after a knight's action (a move, a displacement, a chase), counting
+        the knight active again (it is inactive after acting, docs/rules.md "Knights"):
+        activated now, if the rule set allows it this turn and the hand pays, or on a
+        later turn (``reactivated_later``). A move looked at alone would count a knight
+        lost for the defence: the defence counts at an attack, and a knight can be made
+        active again before it. After a move and its activation now, also what the
+        knight, active again, may do from where it stands (chase the robber, displace a
+        knight): a move is what brings a knight within reach."""
         before = set([o for o in game.pending.options if o[0] == "activate"])
         copy = game.clone(log=False)
         copy.answer(option)
@@ -349,12 +349,17 @@ class HeuristicBot:
         pending = copy.pending
         if pending.kind != "main" or pending.player != me:
             return float("-inf")
+        # Where the knight stands after acting: moved or displacing (to option[2]), or
+        # chasing from where it stood (option[1]).
+        value = float("-inf")
+        if self.weights.reactivate_later:
+            value = self.reactivated_later(copy, me, option[2] if len(option) > 2 else option[1])
         again = [o for o in pending.options if o[0] == "activate" and o not in before]
         if not again:
-            return float("-inf")
+            return value
         copy.answer(again[0])
         self.settle(copy, me, 0)
-        value = self.evaluator(copy).value(copy, me)
+        value = max(value, self.evaluator(copy).value(copy, me))
         if option[0] == _KNIGHT_ACTS[0]:  # a move: what the knight reaches from there
             pending = copy.pending
             if pending.kind == "main" and pending.player == me:
@@ -363,6 +368,26 @@ class HeuristicBot:
                     if follow[0] in _KNIGHT_ACTS[1:] and follow[1] == knight:
                         value = max(value, self.after(copy, me, follow, 0))
         return value
+
+    def reactivated_later(self, game: Game, me: int, knight: int) -> float:
+        """The value of ``game`` where the player's ``knight`` is inactive, knowing it may
+        be activated on the player's next turn, before the barbarians come: with the
+        chance that they do not attack in the rolls until then (the others' turns and
+        the player's own next roll, ``Evaluator.attack_chance``), the knight counts as
+        active, less what the activation's price would be worth in the hand."""
+        ev = self.evaluator(game)
+        inactive = ev.value(game, me)
+        state = game.state
+        safe = 1.0 - ev.attack_chance(game, game.n)
+        if safe <= 0.0 or state.knight[knight] != me or state.knight_active[knight]:
+            return inactive
+        price = [0] * len(state.players[me].hand)
+        for g, n in game.rules.activate_cost:
+            price[g] += n
+        state.knight_active[knight] = True  # (on the sample only, put back below)
+        active = ev.value(game, me) - self.hand_gain(game, me, price)
+        state.knight_active[knight] = False
+        return safe * active + (1.0 - safe) * inactive
 
     def offer(self, game: Game, me: int) -> Option | None:
         """One card for one, to complete the most valuable purchase that lacks one or two
@@ -507,8 +532,8 @@ register(
                 "version",
                 int,
                 int(VERSION),
-                "the bot's version: 2 plays as version 2 did (with the bundled weights,"
-                " those of version 2)",
+                "the bot's version: 2 or 3 plays as that version did (with the bundled"
+                " weights, those of that version)",
                 low=2,
             ),
         ),

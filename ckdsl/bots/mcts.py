@@ -34,8 +34,8 @@ import time as clock
 from typing import TYPE_CHECKING
 
 from ckdsl.bots.base import BotInfo, Param, register
-from ckdsl.bots.features import BUNDLED
 from ckdsl.bots.heuristic import HeuristicBot
+from ckdsl.bots.weights import BUNDLED
 from ckdsl.core.decisions import Decision, IllegalAnswer, Option
 from ckdsl.rng import derive
 

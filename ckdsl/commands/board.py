@@ -54,10 +54,20 @@ png_option = click.option(
 
 @click.command()
 @click.option(
-    "--map", "map_name", default="standard", show_default=True, type=NAME, help="Map name or file."
+    "--map",
+    "map_name",
+    default=None,
+    type=NAME,
+    help="Map name or file (default: the rules' `table: map`, else standard).",
 )
 @click.option("--seed", type=int, default=None, help="Draw a random layout with this seed.")
-@click.option("--layout", default=None, help="A fixed layout of the map (e.g. beginner).")
+@click.option(
+    "--layout",
+    default=None,
+    help="A fixed layout of the map (e.g. beginner; default: the rules' `table: layout`, "
+    "else the map's beginner layout, else drawn from seed 0).",
+)
+@rules_option
 @click.option(
     "--save",
     "save_path",
@@ -89,9 +99,10 @@ png_option = click.option(
 @lang_option
 @json_option
 def board(
-    map_name: str,
+    map_name: str | None,
     seed: int | None,
     layout: str | None,
+    rules: Path | None,
     save_path: Path | None,
     scenario_path: Path | None,
     at: int | None,
@@ -103,22 +114,29 @@ def board(
 ) -> None:
     """Show a board with the ids answers use: tiles, intersections, edges ("12-13").
 
-    With --save, a saved game's position: every piece, the robber, the merchant, the
-    barbarians, and the places the next answer may name."""
+    Its harbors trade at the rates of --rules (the base rules by default). With --save, a
+    saved game's position: every piece, the robber, the merchant, the barbarians, and the
+    places the next answer may name."""
     if save_path is not None or scenario_path is not None:
         if seed is not None or layout is not None:
             raise click.UsageError("a game's position has its own board: no --seed or --layout")
+        if rules is not None or map_name is not None:
+            raise click.UsageError(
+                "a game's position has its own rules and map: no --rules or --map"
+            )
         if save_path is not None and scenario_path is not None:
             raise click.UsageError("give --save or --scenario, not both")
         _draw_game(save_path, scenario_path, at, highlight, svg_path, png_path, lang, as_json)
         return
     if at is not None:
         raise click.UsageError("--at needs --save or --scenario (the position after N answers)")
-    _draw_map(map_name, seed, layout, svg_path, png_path, lang, as_json)
+    target = str(rules) if rules else "base"
+    _draw_map(target, map_name, seed, layout, svg_path, png_path, lang, as_json)
 
 
 def _draw_map(
-    map_name: str,
+    rules: str,
+    map_name: str | None,
     seed: int | None,
     layout: str | None,
     svg_path: Path | None,
@@ -126,18 +144,34 @@ def _draw_map(
     lang: str,
     as_json: bool,
 ) -> None:
+    from dataclasses import replace
+
     from ckdsl.board import fixed_layout, random_layout
     from ckdsl.board.svg import render_svg
     from ckdsl.l10n.catalog import load_catalog
-    from ckdsl.reports.board import board_json, board_lines, board_title, default_drawing
+    from ckdsl.reports.board import (
+        HarborRates,
+        board_json,
+        board_lines,
+        board_title,
+        default_drawing,
+        harbor_words,
+    )
     from ckdsl.reports.position import board_words
-    from ckdsl.session import load_board
+    from ckdsl.session import load_board, load_rules
 
     if seed is not None and layout is not None:
         raise click.UsageError("give --seed (a random layout) or --layout (a fixed one), not both")
+    # the rules in effect: their harbor rates, their names, and their table's map
+    if seed is None:
+        map_name, layout, _ = table_of(rules, map_name, layout, None)
+    else:
+        map_name = table_of(rules, map_name, None, None)[0]
+    ruleset = load_rules(rules).ruleset
+    rates = HarborRates.of(ruleset.parameters)
     spec, topology = load_board(map_name)
     for option, path in (("--svg", svg_path), ("--png", png_path)):
-        refuse_game_files(option, path, map_name=map_name)
+        refuse_game_files(option, path, [rules], map_name=map_name)
     layout, seed = default_drawing(spec, layout, seed)
     try:
         drawn = (
@@ -147,15 +181,17 @@ def _draw_map(
         )
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0]), param_hint="--layout") from None
+    catalog = load_catalog(lang, ruleset)
     if svg_path is not None or png_path is not None:
-        catalog = load_catalog(lang)
-        words = board_words(catalog)
+        words = replace(board_words(catalog), harbor=lambda k: harbor_words(catalog, k, rates))
         title = board_title(spec, layout, seed, catalog)
         _write_pictures(render_svg(topology, drawn, title=title, words=words), svg_path, png_path)
     elif as_json:
-        click.echo(json.dumps(board_json(spec, topology, drawn, layout, seed), indent=1))
+        report = board_json(spec, topology, drawn, layout, seed, rates)
+        click.echo(json.dumps(report, indent=1, ensure_ascii=False))
     else:
-        click.echo("\n".join(board_lines(spec, topology, drawn, layout, seed, load_catalog(lang))))
+        lines = board_lines(spec, topology, drawn, layout, seed, catalog, rates)
+        click.echo("\n".join(lines))
 
 
 def _draw_game(

@@ -6,9 +6,11 @@ description is how a player (or a rule author writing a scenario) finds those id
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import NamedTuple, TypedDict
 
 from ckdsl.board import Layout, MapSpec, Topology
+from ckdsl.board.maps import GENERIC
 from ckdsl.l10n.catalog import Catalog
 
 
@@ -39,6 +41,30 @@ class HarborRow(TypedDict):
     edge: str
     edge_id: int
     kind: str
+    rate: int
+
+
+class HarborRates(NamedTuple):
+    """How many of a good a harbor takes for one, by the rules in effect (docs/rules.md
+    "Trading"): a generic harbor any good, a special one its own. The base's by default."""
+
+    generic: int = 3
+    special: int = 2
+
+    @classmethod
+    def of(cls, parameters: Mapping[str, object]) -> HarborRates:
+        """The rates a rule set's parameters give (``generic_harbor_rate``, ...)."""
+        generic, special = (parameters.get(f"{k}_harbor_rate") for k in ("generic", "special"))
+        return cls(
+            generic if isinstance(generic, int) else cls().generic,
+            special if isinstance(special, int) else cls().special,
+        )
+
+    def of_kind(self, kind: str) -> int:
+        return self.generic if kind == GENERIC else self.special
+
+
+BASE_RATES = HarborRates()
 
 
 class SeedDrawing(TypedDict):
@@ -83,16 +109,23 @@ def tile_rows(topology: Topology, drawn: Layout) -> list[TileRow]:
     ]
 
 
-def harbor_rows(topology: Topology, drawn: Layout) -> list[HarborRow]:
-    """Each harbor: the edge it sits on (by name and id) and its kind."""
+def harbor_rows(
+    topology: Topology, drawn: Layout, rates: HarborRates = BASE_RATES
+) -> list[HarborRow]:
+    """Each harbor: the edge it sits on (by name and id), its kind and its rate."""
     return [
-        {"edge": topology.edge_name(e), "edge_id": e, "kind": kind}
+        {"edge": topology.edge_name(e), "edge_id": e, "kind": kind, "rate": rates.of_kind(kind)}
         for e, kind in zip(topology.harbor_edges, drawn.harbors, strict=False)
     ]
 
 
 def board_json(
-    spec: MapSpec, topology: Topology, drawn: Layout, layout: str | None, seed: int | None
+    spec: MapSpec,
+    topology: Topology,
+    drawn: Layout,
+    layout: str | None,
+    seed: int | None,
+    rates: HarborRates = BASE_RATES,
 ) -> BoardReport:
     """The board with every id and adjacency (``--json``)."""
     coast = set(topology.coast_edges)
@@ -113,7 +146,7 @@ def board_json(
             {"id": e, "name": topology.edge_name(e), "ends": list(ends), "coast": e in coast}
             for e, ends in enumerate(topology.edge_ends)
         ],
-        "harbors": harbor_rows(topology, drawn),
+        "harbors": harbor_rows(topology, drawn, rates),
         "robber": drawn.robber,
     }
 
@@ -125,9 +158,10 @@ def board_lines(
     layout: str | None,
     seed: int | None,
     catalog: Catalog,
+    rates: HarborRates = BASE_RATES,
 ) -> list[str]:
     """The board for a terminal, in ``catalog``'s language: counts, how it was drawn,
-    each tile (its terrain's name) and harbor (what it trades)."""
+    each tile (its terrain's name) and harbor (what it trades, at ``rates``)."""
     m = catalog.message
     tiles = tile_rows(topology, drawn)
     counts = {"tiles": len(tiles), "intersections": len(topology.inter_tiles)}
@@ -146,8 +180,9 @@ def board_lines(
             f"  {label:<{tile_word}}  {terrain:<{width}} {number:>2}   "
             f"{m('board_corners')} {corners}"
         )
-    for h in harbor_rows(topology, drawn):
-        lines.append(f"  {m('board_harbor')} {h['edge']:>6}  {harbor_words(catalog, h['kind'])}")
+    for h in harbor_rows(topology, drawn, rates):
+        said = harbor_words(catalog, h["kind"], rates)
+        lines.append(f"  {m('board_harbor')} {h['edge']:>6}  {said}")
     return lines
 
 
@@ -158,9 +193,11 @@ def drawn_words(catalog: Catalog, layout: str | None, seed: int | None) -> str:
     return catalog.message("board_seed", seed=seed)
 
 
-def harbor_words(catalog: Catalog, kind: str) -> str:
-    """A harbor's kind as its label says it: "3:1", or "2:1" and the good it trades."""
-    return "3:1" if kind == "generic" else f"2:1 {catalog.good_name(kind)}"
+def harbor_words(catalog: Catalog, kind: str, rates: HarborRates = BASE_RATES) -> str:
+    """A harbor's kind as its label says it, at ``rates``: "3:1", or "2:1" and the good
+    it trades."""
+    rate = f"{rates.of_kind(kind)}:1"
+    return rate if kind == GENERIC else f"{rate} {catalog.good_name(kind)}"
 
 
 def board_title(spec: MapSpec, layout: str | None, seed: int | None, catalog: Catalog) -> str:

@@ -40,7 +40,7 @@ def status_lines(game: Game, catalog: Catalog, seat: int) -> list[str]:
     )
     decision = decision_name(game, catalog)
     lines = [
-        f"{m('table_turn', turn=state.turn)} · {m('table_to_play', player=who(state.current))}"
+        f"{turn_name(catalog, state.turn)} · {m('table_to_play', player=who(state.current))}"
         f" · {decision} · {barbarians}{dice}",
         f"  {label(catalog, m('table_titles'), title_line(game, catalog))}",
     ]
@@ -107,6 +107,12 @@ def bank_rates(game: Game, catalog: Catalog, rates: Sequence[int]) -> str:
         by_rate.setdefault(rate, []).append(catalog.good_name(good))
     said = " · ".join(f"{rate}:1 {', '.join(names)}" for rate, names in sorted(by_rate.items()))
     return label(catalog, catalog.message("table_bank_rates"), said)
+
+
+def turn_name(catalog: Catalog, turn: int) -> str:
+    """The turn in words: "turn N", or "set-up" before the first roll (turn 0), which no
+    player would call a turn."""
+    return catalog.message("table_turn", turn=turn) if turn else catalog.message("table_setup")
 
 
 def decision_name(game: Game, catalog: Catalog) -> str:

@@ -4,7 +4,8 @@ On each of a human seat's decisions the table prints what happened since (as tha
 saw it), a compact status, and the legal answers numbered; the person types a number
 or the answer itself (completed as they type, by prompt_toolkit on a terminal; plain
 lines from a pipe), or one of the table's commands: ``help``, ``options``, ``board``,
-``map`` (the board drawn in characters, also shown before each set-up decision), ``log``,
+``map`` (the board drawn in characters, also shown before each set-up decision), ``card``,
+``explain`` (a card's or a level's ability's effect, as ``ckdsl explain`` shows it), ``log``,
 ``undo``, ``save``, ``quit``. Every answer goes through ``Game.answer``; bots
 answer their seats from their own view. Ctrl-C offers to save, then leaves.
 
@@ -26,19 +27,21 @@ from typing import Protocol
 from ckdsl.bots import Bot
 from ckdsl.core.decisions import IllegalAnswer
 from ckdsl.core.view import visible_event
+from ckdsl.dsl.explain import explain
 from ckdsl.l10n.catalog import Catalog
 from ckdsl.l10n.refusals import say
+from ckdsl.reports.dsl import explain_lines
 from ckdsl.reports.game import log_renderer, score_lines
 from ckdsl.reports.picture import NoConverter, svg_to_png
 from ckdsl.reports.position import position_svg
-from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, start, write_save
+from ckdsl.session import MAP_IN_USE, GameSetup, file_in_use, load_rules, start, write_save
 from ckdsl.table.answers import localized, read_localized
-from ckdsl.table.status import option_lines, status_lines
+from ckdsl.table.status import option_lines, status_lines, turn_name
 from ckdsl.table.textboard import Styled, styled_board
 from ckdsl.turn.game import Event, Game
 from ckdsl.turn.notation import format_option, parse_answer
 
-COMMANDS = ("help", "options", "board", "map", "card", "log", "undo", "save", "quit")
+COMMANDS = ("help", "options", "board", "map", "card", "explain", "log", "undo", "save", "quit")
 
 
 MAX_LINE = 10_000
@@ -215,6 +218,8 @@ class Table:
                 say_board(self.console, styled_board(game, self.catalog))
             elif word == "card":
                 self.console.say(self._card_text(rest))
+            elif word == "explain":
+                self.console.say(self._explanation(rest))
             elif word == "log":
                 self._show_log(
                     int(rest) if rest.isascii() and rest.isdigit() and len(rest) <= 6 else 20
@@ -291,10 +296,26 @@ class Table:
                 return f"{self.catalog.card_name(card)}: {self.catalog.card_text(card)}"
         return self.catalog.message("terminal_no_card", name=name[:40])
 
+    def _explanation(self, name: str) -> str:
+        """What ``ckdsl explain`` says of a card or a level's ability (found by its id or
+        its name in the table's language, in any case), in the table's language: the person
+        reads a card's effect as the engine does without leaving the game."""
+        wanted = " ".join(name.split()).casefold()
+        ruleset = load_rules(self.setup.rules).ruleset  # cached: the game's own rules
+        named = {card: self.catalog.card_name(card) for card in ruleset.cards}
+        for spec in ruleset.section("tracks").values():
+            for level in spec["levels"]:
+                if "ability" in level:
+                    named[level["id"]] = self.catalog.name("levels", level["id"])
+        for key, shown in named.items():
+            if wanted and wanted in (key.casefold(), shown.casefold()):
+                return "\n".join(explain_lines(explain(ruleset, key, self.catalog)))
+        return self.catalog.message("terminal_nothing_to_explain", name=name[:40])
+
     def _write_board(self, path: Path) -> None:
         if self._in_use(path):
             return
-        title = self.catalog.message("table_turn", turn=self.game.state.turn)
+        title = turn_name(self.catalog, self.game.state.turn)
         svg = position_svg(self.game, self.catalog, title=title)
         try:
             if path.suffix.lower() == ".png":

@@ -39,7 +39,7 @@ from ckdsl.reports.game import log_renderer, scores
 from ckdsl.reports.position import position_svg, screen_colour
 from ckdsl.reports.rules_summary import differences
 from ckdsl.session import GameSetup, load_rules, replay_text, save_data, start
-from ckdsl.table.answers import localized
+from ckdsl.table.attack import last_attack
 from ckdsl.table.status import (
     bank_rates,
     counter_line,
@@ -47,11 +47,19 @@ from ckdsl.table.status import (
     pending_details,
     source_name,
     title_line,
+    turn_name,
+)
+from ckdsl.table.web.moves import (
+    GROUP_NAMES,
+    bank_trades,
+    good_badge,
+    pending_offer,
+    shown_options,
 )
 from ckdsl.table.web.purchases import hand_cards, purchases, track_colours
 from ckdsl.table.web.seat_save import is_seat_save, new_key, seat_save, unsealed
 from ckdsl.turn.game import Game
-from ckdsl.turn.notation import format_option, parse_answer
+from ckdsl.turn.notation import parse_answer
 
 LOG_LINES = 60  # the last lines of the log a page shows
 SPECTATOR = -2  # the seat of the plain address: the log masked as at a hot-seat table
@@ -60,7 +68,8 @@ PAGE_WORDS = (
     "vp", "cards", "progress", "knights", "levels", "answers", "you", "players", "log",
     "new", "save", "load", "offer", "over", "titles", "rules", "confirm_new", "confirm_load",
     "give", "get", "close", "discard_title", "points_to_win", "dice", "all_moves", "build",
-    "pick_spot", "fit",
+    "pick_spot", "fit", "bank_trade", "pick_one",
+    *(f"group_{name}" for name in GROUP_NAMES),
 )  # fmt: skip
 
 
@@ -300,9 +309,7 @@ class Room:
         programs = rules.programs
         dice = None
         if state.dice is not None and state.rolled:
-            white, red, face = state.dice
-            dice = {"white": white, "red": red, "face": face,
-                    "event": catalog.name("event_faces", face)}  # fmt: skip
+            dice = shown_dice(state.dice, ruleset.data, catalog, colours_of)
         return {
             "version": self.version,
             "seat": seat,
@@ -343,6 +350,8 @@ class Room:
                     defence=sum(programs.defence_of(game, p) for p in range(view.players)),
                 ),
             },
+            # the last attack as it was fought (the live facts say 0 defence after it)
+            "attack": last_attack(game, catalog, seat),
             "titles": title_line(game, catalog),
             "counters": counter_line(game, catalog),
             "rules": {
@@ -351,7 +360,15 @@ class Room:
                 "points_to_win": ruleset.parameters["points_to_win"],
                 "differences": differences(ruleset, load_rules("base").ruleset),
             },
-            "goods": [{"good": g, "name": catalog.good_name(g)} for g in rules.goods],
+            # every good with a picture for a page that has none of it (a variant's own)
+            "goods": [
+                {
+                    "good": g,
+                    "name": catalog.good_name(g),
+                    "badge": good_badge(g, catalog.good_name(g)),
+                }
+                for g in rules.goods
+            ],
             "log": log[-LOG_LINES:],
             "heading": self._heading(catalog, seat, mine),
             "pending": {
@@ -361,11 +378,10 @@ class Room:
                 else "",
                 "kind": game.pending.kind,
                 "yours": mine,
-                "options": [
-                    {"answer": format_option(game, o), "label": localized(game, catalog, o)}
-                    for o in (game.pending.options if mine else ())
-                ],
+                "options": shown_options(game, catalog, game.pending.options if mine else ()),
                 "offers": mine and game.pending.accepts_open("offer"),
+                "bank": bank_trades(game, game.pending.options) if mine else [],
+                "offer": pending_offer(game, catalog) if mine else None,
                 "details": pending_details(game, catalog) if mine else "",
             },
             "over": state.over,
@@ -374,13 +390,25 @@ class Room:
             "words": {key: catalog.message(f"table_{key}") for key in PAGE_WORDS}
             | {"label": catalog.message("table_label", label="{label}", value="{value}")},
             "winner": colours[state.winner] if state.winner >= 0 else None,
+            "winner_said": self._winner(catalog),
         }
+
+    def _winner(self, catalog: Catalog) -> str:
+        """Who won and with how many points ("" before the end, or a game stopped
+        unfinished): the first line of the final scores."""
+        state = self.game.state
+        if state.winner < 0:
+            return ""
+        colour = self.game.rules.names("player_colours")[state.winner]
+        points = state.players[state.winner].points
+        said = catalog.name("colours", colour)
+        return catalog.message_with("log_win", points, {"player": said, "count": points})
 
     def _heading(self, catalog: Catalog, seat: int, mine: bool) -> str:
         """The line atop the page: the turn, and whose move it is."""
         game = self.game
         colours = game.rules.names("player_colours")
-        turn = catalog.message("table_turn", turn=game.state.turn)
+        turn = turn_name(catalog, game.state.turn)
         if seat == SPECTATOR:
             turn = f"{catalog.message('table_spectator')} · {turn}"
         if game.state.over:
@@ -388,6 +416,37 @@ class Room:
         who = catalog.name("colours", colours[game.pending.player])
         key = "table_your_move" if mine else "table_playing"
         return f"{turn} · {catalog.message(key, player=who)} ({decision_name(game, catalog)})"
+
+
+def shown_dice(
+    dice: tuple[int, int, str], data: dict[str, Any], catalog: Catalog, colours: dict[str, str]
+) -> dict[str, Any]:
+    """The roll as the page draws it: the white and red dice's numbers (drawn as pips),
+    the event die's face as a picture (``kind``: a ship, a gate in its track's ``colour``,
+    or a face a variant added that is neither: its name), and each die's words for a
+    tooltip and a screen reader ("Red die: 4"), in the table's language."""
+    white, red, face = dice
+    spec = ((data.get("dice") or {}).get("event_die") or {}).get("faces", {}).get(face) or {}
+    track = spec.get("track")
+    kind = "ship" if spec.get("advances_barbarians") else "gate" if track else "other"
+    event = catalog.name("event_faces", face)
+
+    def said(die: str, value: object) -> str:
+        return catalog.message("table_label", label=catalog.name("dice", die), value=value)
+
+    return {
+        "white": white,
+        "red": red,
+        "face": face,
+        "event": event,
+        "kind": kind,
+        "colour": colours.get(track, "#90a4ae") if track else None,
+        "said": {
+            "white": said("white_die", white),
+            "red": said("red_die", red),
+            "event": said("event_die", event),
+        },
+    }
 
 
 def _same(known: str, given: str) -> bool:
