@@ -52,8 +52,8 @@ def serve(room: Room) -> Iterator[str]:
 @pytest.fixture
 def room(tmp_path: Path) -> Room:
     specs = [None, *(parse_spec("heuristic") for _ in range(3))]
-    # A shorter whole game: 10 points to win, not 13 (66 turns instead of 78; each of red's
-    # ~150 answers is a few clicks and a redraw of the page)
+    # A shorter whole game: 10 points to win, not 13 (42 turns instead of 70; each of red's
+    # ~85 answers is a few clicks and a redraw of the page)
     short = tmp_path / "ten_points.yaml"
     short.write_text("extends: base\noverride:\n  parameters:\n    points_to_win: 10\n")
     room = Room(GameSetup(rules=short, seed=8), specs)
