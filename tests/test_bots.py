@@ -240,6 +240,7 @@ def test_mcts_with_iterations_alone_is_reproducible() -> None:
     assert len(streams) == 2
 
 
+@pytest.mark.slow
 def test_a_tournament_ranks_the_heuristic_above_random(runner: CliRunner, tmp_path: Path) -> None:
     args = ["tournament", "heuristic", "random", "--games", "2", "--jobs", "1", "--quiet"]
     result = runner.invoke(cli, [*args, "--json", "--out", str(tmp_path / "t")])

@@ -324,6 +324,7 @@ def _only_clean_errors(text: str, names: Names) -> None:
         assert isinstance(err, DslError) and err.line >= 1 and err.col >= 1 and err.message
 
 
+@pytest.mark.slow
 @_TEXT_FUZZ
 @given(text=_GRAMMAR)
 def test_fuzz_texts_shaped_by_the_grammar(text: str) -> None:

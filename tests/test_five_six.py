@@ -153,6 +153,7 @@ def six_bots_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Pat
     return CliRunner().invoke(cli, args), save
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("five_six_game")  # one worker plays the game for both
 def test_six_heuristic_bots_play_a_whole_game(six_bots_game: tuple[Result, Path]) -> None:
     _, save = six_bots_game

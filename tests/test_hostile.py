@@ -335,6 +335,7 @@ def test_a_number_squared_again_and_again_stops_the_effect(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
 def test_a_variant_of_thousands_of_cards_is_applied_in_linear_time(tmp_path: Path) -> None:
     def variant(n: int) -> Path:
         cards = "".join(

@@ -3,6 +3,7 @@ JSON, HTML, plots), and a small end-to-end run of the command."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -26,7 +27,14 @@ def _mix(*parts: object) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def synthetic(
+def synthetic(label: str, **kwargs: Any) -> pd.DataFrame:
+    """:func:`synthesized`'s frame, made once per arguments (each costs ~0.1 s; several
+    tests use the same), a copy to each caller."""
+    return synthesized(label, **kwargs).copy()
+
+
+@functools.cache
+def synthesized(
     label: str,
     *,
     seeds: int = 120,
@@ -74,10 +82,9 @@ def synthetic(
             lineup = bots[rotation % len(bots) :] + bots[: rotation % len(bots)]
             attacks = int(mine.integers(1, 6))
             lost = int(mine.integers(0, attacks + 1))
-            trajectory = [
-                [min(points[s], (t * points[s]) // turns + 2) for s in range(SEATS)]
-                for t in range(1, turns + 1)
-            ]
+            # [[min(points[s], t * points[s] // turns + 2) for s in seats] for t in 1..turns]
+            reached = np.arange(1, turns + 1)[:, None] * np.array(points)[None, :] // turns + 2
+            trajectory = np.minimum(np.array(points)[None, :], reached).tolist()
             first = {
                 t: (int(mine.integers(30, turns)) if mine.random() < 0.6 else -1) for t in TRACKS
             }
@@ -150,6 +157,7 @@ def headline(report: ComparisonReport, variant: str, metric: str) -> Any:
 # --- The analysis -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_known_effects_are_covered_and_pairing_narrows_the_intervals() -> None:
     a = synthetic("base")
     b = synthetic("longer", turns_effect=15.0, seat1_effect=0.15)
@@ -259,6 +267,7 @@ def test_the_json_is_deterministic_and_independent_of_row_order() -> None:
     json.loads(first)
 
 
+@pytest.mark.slow
 def test_bootstrap_is_named_and_seeded() -> None:
     a = synthetic("base", seeds=40)
     b = synthetic("b", seeds=40, turns_effect=5.0)
@@ -350,6 +359,7 @@ def test_html_is_one_self_contained_file_with_every_plot(
     assert "Stopping rule" in text and "fixed: 30 seeds (120 games) per rule set" in text
 
 
+@pytest.mark.slow
 def test_plots_are_written_as_png_and_svg(small_report: ComparisonReport, tmp_path: Path) -> None:
     from ckdsl.sim.report.plots import write_plots
 
@@ -443,6 +453,7 @@ def cli_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"folder": folder, "args": args, "first": first, "again": again, "table": table}
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("compare_cli")  # one worker runs the compares for all four
 def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     first = cli_run["first"]

@@ -56,6 +56,7 @@ def per_seed(folder: Path, column: str) -> np.ndarray:
     return means[1] - means[0]
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("stored_report")  # one worker makes the stored folder for all
 def test_report_rerenders_the_stored_comparison(stored: dict[str, Any]) -> None:
     again = _run("report", str(stored["folder"]), "--json", "--margin", "turns=60")

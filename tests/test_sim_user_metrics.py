@@ -106,6 +106,7 @@ def _differences(text: str) -> dict[str, Any]:
     return {d["metric"]: d for d in comparison["headline"] + comparison["exploratory"]}
 
 
+@pytest.mark.slow
 def test_compare_reports_user_metrics_as_its_own_and_keeps_each_rule_sets_logs(
     tmp_path: Path,
 ) -> None:

@@ -10,6 +10,7 @@ import socket
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -49,9 +50,13 @@ def serve(room: Room) -> Iterator[str]:
 
 
 @pytest.fixture
-def room() -> Room:
+def room(tmp_path: Path) -> Room:
     specs = [None, *(parse_spec("heuristic") for _ in range(3))]
-    room = Room(GameSetup(seed=8), specs)
+    # A shorter whole game: 10 points to win, not 13 (42 turns instead of 70; each of red's
+    # ~85 answers is a few clicks and a redraw of the page)
+    short = tmp_path / "ten_points.yaml"
+    short.write_text("extends: base\noverride:\n  parameters:\n    points_to_win: 10\n")
+    room = Room(GameSetup(rules=short, seed=8), specs)
     # Red discards after a 7: eight grain more from the bank, and the game's first roll a 7
     state = room.game.state
     grain = room.game.rules.good_index["grain"]
@@ -62,20 +67,28 @@ def room() -> Room:
     return room
 
 
-def open_page(room: Room, width: int, height: int) -> Iterator[object]:
-    """The first person's seat in headless Chromium, at ``width`` x ``height``."""
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the module's tests (a launch costs a second or more); each
+    page is opened in a browser context of its own, as fresh as a new browser's."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def open_page(browser, room: Room, width: int, height: int) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """The first person's seat in headless Chromium, at ``width`` x ``height``."""
     token = next(iter(room.tokens))
     for base in serve(room):
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-            tab = browser.new_page(viewport={"width": width, "height": height})
-            asked = watch_requests(tab)
-            tab.goto(f"{base}?seat={token}&lang=en")
-            yield tab
-            browser.close()
-            assert_local(asked, base)
+        tab = browser.new_page(viewport={"width": width, "height": height})
+        asked = watch_requests(tab)
+        tab.goto(f"{base}?seat={token}&lang=en")
+        yield tab
+        tab.close()
+        assert_local(asked, base)
 
 
 def watch_requests(tab) -> list[str]:  # type: ignore[no-untyped-def]
@@ -93,43 +106,46 @@ def assert_local(urls: list[str], base: str) -> None:
 
 
 @pytest.fixture
-def page_at() -> Iterator[object]:
+def page_at(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     """Opens a seat of a room at a size and language: ``page_at(room, token, w, h, lang)``
-    (``touch=True``: a phone's touch screen)."""
-    from playwright.sync_api import sync_playwright
+    (``touch=True``: a phone's touch screen; ``clock=True``: ``page.clock.run_for`` runs
+    the page's time ahead)."""
+    servers: list[Iterator[str]] = []
+    tabs: list[object] = []
+    asked: list[tuple[str, list[str]]] = []
 
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
-        servers: list[Iterator[str]] = []
+    def open_seat(room: Room, token: str, w: int, h: int, lang: str, touch: bool = False,  # type: ignore[no-untyped-def]
+                  clock: bool = False):  # fmt: skip
+        served = serve(room)
+        servers.append(served)
+        base = next(served)
+        tab = browser.new_page(viewport={"width": w, "height": h}, has_touch=touch,
+                               is_mobile=touch)  # fmt: skip
+        tabs.append(tab)
+        asked.append((base, watch_requests(tab)))
+        if clock:  # the page's timers on Playwright's clock: it runs, and can be run ahead
+            tab.clock.install()
+        tab.goto(f"{base}?seat={token}&lang={lang}")
+        tab.wait_for_selector("#board svg")
+        return tab
 
-        def open_seat(room: Room, token: str, w: int, h: int, lang: str, touch: bool = False):  # type: ignore[no-untyped-def]
-            served = serve(room)
-            servers.append(served)
-            base = next(served)
-            tab = browser.new_page(viewport={"width": w, "height": h}, has_touch=touch,
-                                   is_mobile=touch)  # fmt: skip
-            asked.append((base, watch_requests(tab)))
-            tab.goto(f"{base}?seat={token}&lang={lang}")
-            tab.wait_for_selector("#board svg")
-            return tab
-
-        asked: list[tuple[str, list[str]]] = []
-        yield open_seat
-        browser.close()
-        for served in servers:
-            next(served, None)  # the server stops
-        for base, urls in asked:
-            assert_local(urls, base)
-
-
-@pytest.fixture
-def page(room: Room) -> Iterator[object]:
-    yield from open_page(room, 1500, 1000)
+    yield open_seat
+    for tab in tabs:
+        tab.close()  # type: ignore[attr-defined]
+    for served in servers:
+        next(served, None)  # the server stops
+    for base, urls in asked:
+        assert_local(urls, base)
 
 
 @pytest.fixture
-def phone(room: Room) -> Iterator[object]:
-    yield from open_page(room, 390, 844)
+def page(browser, room: Room) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    yield from open_page(browser, room, 1500, 1000)
+
+
+@pytest.fixture
+def phone(browser, room: Room) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    yield from open_page(browser, room, 390, 844)
 
 
 def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> None:  # type: ignore[no-untyped-def]
@@ -185,6 +201,17 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
     turn_built = (-1, 0)  # (turn, board clicks this turn): two builds a turn at most
     traded_on = -1
     banked_on = -1
+    filled: list[str] = []  # the trade dialog's boxes of the last trade (it keeps them)
+
+    def fill_trade(boxes: dict[str, str]) -> None:
+        """The trade dialog's goods: the last trade's boxes back to 0 (as a person would; a
+        fill of every box cost a second a trade), then these."""
+        for box in filled:
+            if box not in boxes:
+                page.fill(box, "0")
+        for box, count in boxes.items():
+            page.fill(box, count)
+        filled[:] = list(boxes)
 
     def done(version: str | None) -> None:
         page.wait_for_function(
@@ -226,10 +253,12 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
             # a trade with the bank: its goods in the trade dialog, at the seat's rate
             give, count, get = bank[0]["give"], bank[0]["count"], bank[0]["get"]
             banked_on = state.turn
-            for box in page.locator("#trade input").all():
-                box.fill("0")
-            page.fill(f"#trade input[data-side=give][data-good={give}]", str(count))
-            page.fill(f"#trade input[data-side=get][data-good={get}]", "1")
+            fill_trade(
+                {
+                    f"#trade input[data-side=give][data-good={give}]": str(count),
+                    f"#trade input[data-side=get][data-good={get}]": "1",
+                }
+            )
             page.locator("#bank-send").click()
             used["bank"] += 1
         elif kind == "main" and page.locator("#offer").is_visible() and traded_on < state.turn:
@@ -239,10 +268,12 @@ def test_a_whole_game_by_clicking(room: Room, page) -> None:  # type: ignore[no-
             traded_on = state.turn
             if hand[give] == 0 or give == get:
                 continue
-            for box in page.locator("#trade input").all():
-                box.fill("0")
-            page.fill(f"#trade input[data-side=give][data-good={goods[give]}]", "1")
-            page.fill(f"#trade input[data-side=get][data-good={goods[get]}]", "1")
+            fill_trade(
+                {
+                    f"#trade input[data-side=give][data-good={goods[give]}]": "1",
+                    f"#trade input[data-side=get][data-good={goods[get]}]": "1",
+                }
+            )
             page.locator("#offer-send").click()
             used["trade"] += 1
         elif kind == "discard":
@@ -577,7 +608,7 @@ def test_a_barbarian_attack_is_told_as_it_was_fought(page_at) -> None:  # type: 
         and room.game.state.turn == 13
     ):
         room.answer(token, format_option(room.game, red.choose(room.game.view(0))))
-    page = page_at(room, token, 1400, 1000, "en")
+    page = page_at(room, token, 1400, 1000, "en", clock=True)
     assert page.locator("#attack").is_hidden() and page.locator("#attack-note").is_hidden()
     page.locator('#quick button[data-answer="roll"]').click()
     note = page.locator("#attack-note")
@@ -590,7 +621,8 @@ def test_a_barbarian_attack_is_told_as_it_was_fought(page_at) -> None:  # type: 
     page.wait_for_function("document.getElementById('attack-lines').children.length >= 4")
     assert "a city lost: White, Orange" in page.inner_text("#attack")
     assert "against defence 0" in page.inner_text("#barbarians")  # the facts of now
-    page.wait_for_timeout(4500)  # longer than any toast stays
+    page.clock.run_for(4500)  # longer than any toast stays (the page's time: at once)
+    page.wait_for_timeout(450)  # the polls of those 4.5 s answered
     assert note.is_visible()
     page.locator("#attack-close").click()
     assert note.is_hidden()

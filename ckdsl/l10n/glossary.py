@@ -26,6 +26,7 @@ How a text is matched, and why:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -92,16 +93,39 @@ def avoided_in(text: str, term: Term) -> str | None:
 
 
 def _matches(text: str, term: Term) -> Iterator[tuple[int, int]]:
-    tokens = list(_TOKEN.finditer(text))
-    words = [fold(t.group()) for t in tokens]
-    allowed = [fold(a) for a in term.allow]
-    phrases = [p for p in term.stems() if p]
+    spans, words, starts = _words(text)
+    phrases, allowed, firsts = _stems(term)
+    if starts.isdisjoint(firsts):
+        return  # no word of the text starts with a first stem of the term (most pairs)
     for i in range(len(words)):
         for phrase in phrases:
             if i + len(phrase) <= len(words) and all(
                 _matches_stem(words[i + j], stem, allowed) for j, stem in enumerate(phrase)
             ):
-                yield tokens[i].start(), tokens[i + len(phrase) - 1].end()
+                yield spans[i][0], spans[i + len(phrase) - 1][1]
+
+
+# A check asks each text about every term of its glossary: the text's words and each term's
+# stems are made once, not once per pair, and a pair none of whose words could match is
+# passed over at once (this was most of `ckdsl l10n check`'s time).
+@functools.lru_cache(maxsize=4096)
+def _words(
+    text: str,
+) -> tuple[tuple[tuple[int, int], ...], tuple[str, ...], frozenset[str]]:
+    """The spans of ``text``'s tokens, their folded words, and every start of those words
+    (each prefix: the stems a word could match)."""
+    tokens = list(_TOKEN.finditer(text))
+    words = tuple(fold(t.group()) for t in tokens)
+    starts = frozenset(w[:n] for w in words for n in range(1, len(w) + 1))
+    return tuple(t.span() for t in tokens), words, starts
+
+
+@functools.lru_cache(maxsize=1024)
+def _stems(term: Term) -> tuple[list[tuple[str, ...]], list[str], frozenset[str]]:
+    """The avoided entries of ``term`` as folded stems (the empty ones left out), its
+    allowed stems folded, and the first stem of each entry."""
+    phrases = [p for p in term.stems() if p]
+    return phrases, [fold(a) for a in term.allow], frozenset(p[0] for p in phrases)
 
 
 def _matches_stem(word: str, stem: str, allowed: list[str]) -> bool:
