@@ -29,6 +29,7 @@ from typing import Any
 
 from ckdsl.bots import Bot, bot_seed
 from ckdsl.bots.base import BotSpec
+from ckdsl.core.compiled import CompiledRules
 from ckdsl.core.decisions import IllegalAnswer
 from ckdsl.core.pieces import points_breakdown
 from ckdsl.core.view import visible_event
@@ -309,7 +310,7 @@ class Room:
         programs = rules.programs
         dice = None
         if state.dice is not None and state.rolled:
-            dice = shown_dice(state.dice, ruleset.data, catalog, colours_of)
+            dice = shown_dice(state.dice, rules, catalog, colours_of)
         return {
             "version": self.version,
             "seat": seat,
@@ -395,14 +396,14 @@ class Room:
 
     def _winner(self, catalog: Catalog) -> str:
         """Who won and with how many points ("" before the end, or a game stopped
-        unfinished): the first line of the final scores."""
-        state = self.game.state
-        if state.winner < 0:
+        unfinished), as the log tells the engine's ``win`` event (the player's name in
+        the forms the language declares)."""
+        game = self.game
+        winner = game.state.winner
+        if winner < 0:
             return ""
-        colour = self.game.rules.names("player_colours")[state.winner]
-        points = state.players[state.winner].points
-        said = catalog.name("colours", colour)
-        return catalog.message_with("log_win", points, {"player": said, "count": points})
+        event = {"event": "win", "player": winner, "points": game.state.players[winner].points}
+        return log_renderer(game, catalog).render(event) or ""
 
     def _heading(self, catalog: Catalog, seat: int, mine: bool) -> str:
         """The line atop the page: the turn, and whose move it is."""
@@ -419,16 +420,16 @@ class Room:
 
 
 def shown_dice(
-    dice: tuple[int, int, str], data: dict[str, Any], catalog: Catalog, colours: dict[str, str]
+    dice: tuple[int, int, str], rules: CompiledRules, catalog: Catalog, colours: dict[str, str]
 ) -> dict[str, Any]:
     """The roll as the page draws it: the white and red dice's numbers (drawn as pips),
     the event die's face as a picture (``kind``: a ship, a gate in its track's ``colour``,
     or a face a variant added that is neither: its name), and each die's words for a
     tooltip and a screen reader ("Red die: 4"), in the table's language."""
     white, red, face = dice
-    spec = ((data.get("dice") or {}).get("event_die") or {}).get("faces", {}).get(face) or {}
-    track = spec.get("track")
-    kind = "ship" if spec.get("advances_barbarians") else "gate" if track else "other"
+    gate = rules.face_gate.get(face)
+    track = None if gate is None else rules.tracks[gate].id
+    kind = "ship" if rules.face_ship.get(face) else "gate" if track else "other"
     event = catalog.name("event_faces", face)
 
     def said(die: str, value: object) -> str:
