@@ -359,20 +359,6 @@ def test_html_is_one_self_contained_file_with_every_plot(
     assert "Stopping rule" in text and "fixed: 30 seeds (120 games) per rule set" in text
 
 
-@pytest.mark.slow
-def test_plots_are_written_as_png_and_svg(small_report: ComparisonReport, tmp_path: Path) -> None:
-    from ckdsl.sim.report.plots import write_plots
-
-    written = write_plots(small_report, tmp_path / "plots")
-    names = sorted(p.name for p in written)
-    assert len(names) == 13 and "captions.txt" in names
-    stems = ("forest", "seed_differences", "win_rate_by_seat", "game_length", "vp_trajectories")
-    for stem in (*stems, "barbarians"):
-        assert (tmp_path / "plots" / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
-        svg = (tmp_path / "plots" / f"{stem}.svg").read_text(encoding="utf-8")
-        assert "<svg" in svg and "<dc:date>" not in svg
-
-
 # --- Until significant ----------------------------------------------------------------------
 
 
@@ -477,6 +463,21 @@ def test_cli_compares_base_with_a_variant(cli_run: dict[str, Any]) -> None:
     assert html.count("<img ") == 6 and "https://" not in html
     assert len(list((folder / "plots").glob("*.svg"))) == 6
     assert "wrote" in first.stderr
+
+
+@pytest.mark.xdist_group("compare_cli")
+def test_plots_are_written_as_png_and_svg(cli_run: dict[str, Any]) -> None:
+    # (the plots the command wrote with --plots: write_plots is what it calls; drawing them
+    # again for a synthetic report cost two seconds)
+    folder = cli_run["folder"] / "plots"
+    names = sorted(p.name for p in folder.iterdir())
+    assert len(names) == 13 and "captions.txt" in names
+    assert f"wrote 13 files to {folder}" in cli_run["first"].stderr  # what it returned
+    stems = ("forest", "seed_differences", "win_rate_by_seat", "game_length", "vp_trajectories")
+    for stem in (*stems, "barbarians"):
+        assert (folder / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+        svg = (folder / f"{stem}.svg").read_text(encoding="utf-8")
+        assert "<svg" in svg and "<dc:date>" not in svg
 
 
 @pytest.mark.xdist_group("compare_cli")

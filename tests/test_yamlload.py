@@ -218,3 +218,36 @@ def test_a_text_value_carries_how_it_is_written() -> None:
     assert (at.file, at.line, at.col) == ("nowhere/never.yaml", 4, 5)
     assert (locate(quoted, 1, 3).line, locate(quoted, 1, 3).col) == (5, 7)
     assert (locate(plain, 1, 3).line, locate(plain, 1, 3).col) == (6, 6)
+
+
+def test_a_file_read_again_is_its_text_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file read again with the same text is not parsed again; a copy of its reading is
+    given, which the reader may change; another text is parsed; only the last files read
+    are kept."""
+    parsed: list[str] = []
+    parse = yamlload.parse_yaml
+
+    def counted(text: str, file: str) -> object:
+        parsed.append(text)
+        return parse(text, file)
+
+    monkeypatch.setattr(yamlload, "parse_yaml", counted)
+    monkeypatch.setattr(yamlload, "_RECENT", {})
+    path = tmp_path / "a.yaml"
+    path.write_text("a: [1, 2]\n", encoding="utf-8")
+    first, _ = load_yaml(path)
+    assert first is not None and isinstance(first.data, dict)
+    first.data["a"].append(3)  # the reader's own copy
+    again, _ = load_yaml(path)
+    assert again is not None and again.data == {"a": [1, 2]} and len(parsed) == 1
+    assert again.positions.value(("a", 1)).col == 8
+    path.write_text("a: [1, 2, 5]\n", encoding="utf-8")
+    changed, _ = load_yaml(path)
+    assert changed is not None and changed.data == {"a": [1, 2, 5]} and len(parsed) == 2
+    monkeypatch.setattr(yamlload, "RECENT_FILES", 2)
+    for name in ("b", "c", "d"):
+        (tmp_path / f"{name}.yaml").write_text("b: 1\n", encoding="utf-8")
+        load_yaml(tmp_path / f"{name}.yaml")
+    assert list(yamlload._RECENT) == [str(tmp_path / "c.yaml"), str(tmp_path / "d.yaml")]

@@ -14,6 +14,7 @@ import copy
 import math
 import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -88,18 +89,30 @@ def load_yaml(path: str | os.PathLike[str]) -> tuple[Document | None, list[Diagn
     if problem is not None:
         return None, [problem]
     assert text is not None
-    if _MEMO is None:
-        return parse_yaml(text, file)
-    found = _MEMO.get(file)
+    memo = _RECENT if _MEMO is None else _MEMO
+    with _LOCK:
+        found = memo.get(file)
     if found is not None and found[0] == text:
         return _copy(found[1]), list(found[2])
     doc, problems = parse_yaml(text, file)
-    _MEMO[file] = (text, _copy(doc), tuple(problems))
+    with _LOCK:
+        memo[file] = (text, _copy(doc), tuple(problems))
+        while memo is _RECENT and len(_RECENT) > RECENT_FILES:
+            del _RECENT[next(iter(_RECENT))]  # the first read of those kept
     return doc, problems
 
 
-_MEMO: dict[str, tuple[str, Document | None, tuple[Diagnostic, ...]]] | None = None
+_Memo = dict[str, tuple[str, Document | None, tuple[Diagnostic, ...]]]
+
+_MEMO: _Memo | None = None
 """While ``remembered`` is on: each file read, with the text it held and what it gave."""
+
+RECENT_FILES = 64
+"""How many files' readings are kept otherwise, by name and text: a rule set's folder is
+read again for each variant that extends it (a sweep or a search loads dozens, the test
+suite hundreds), and parsing it with positions is most of loading a small variant."""
+_RECENT: _Memo = {}
+_LOCK = threading.Lock()  # (the web table's requests run in threads)
 
 
 @contextmanager
