@@ -562,3 +562,35 @@ def test_the_grammar_is_cached_where_it_can_be(
         assert repr(parser.parse(text)) == plain
         assert disk.COUNTS["parser", "hit"] == hits + 1
     parser._lark.cache_clear()
+
+
+def test_an_effects_faults_are_remembered_by_all_they_depend_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A variant checks its parent's effects again: their faults and the parameters they
+    read come from what was remembered while the names are the same, in the same order."""
+    from ckdsl.dsl import program
+    from ckdsl.rules.positions import Positions
+
+    remembered: dict[object, object] = {}
+    monkeypatch.setattr(program, "_CHECKED", remembered)
+    data = copy.deepcopy(load_rules("base").ruleset.data)
+    assert program.check_rules(data, Positions()) == []
+    texts = len(remembered)
+    assert texts > 50
+    assert program.check_rules(copy.deepcopy(data), Positions()) == []
+    assert len(remembered) == texts  # none checked again
+    # a parameter's value is part of the names: every text is checked again
+    data["parameters"]["points_to_win"] += 1
+    assert program.check_rules(data, Positions()) == []
+    assert len(remembered) == 2 * texts
+    # a fault is found again as it was
+    data["cards"]["alchemist"]["effect"] = "gain 1 grian"
+    first = program.check_rules(data, Positions())
+    assert len(first) == 1 and "grian" in first[0].message
+    assert program.check_rules(copy.deepcopy(data), Positions()) == first
+    assert len(remembered) == 2 * texts + 1
+    # a parameter read only by an effect whose faults were remembered is still read
+    # (were it not, "read by nothing" would be said of it)
+    del data["cards"]["alchemist"]
+    assert program.check_rules(data, Positions()) == []

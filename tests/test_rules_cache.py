@@ -40,7 +40,9 @@ override:
 
 
 def _forget() -> None:
-    """Empty every per-process cache, as a new process starts."""
+    """Empty every per-process cache, as a process ends (storing what it keeps at its end)
+    and a new one starts."""
+    disk.store_pending()
     session._RULES.clear()
     session._BOARDS.clear()
     catalog._SHOWN.clear()
@@ -55,9 +57,9 @@ def _forget() -> None:
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A cache folder of the test's own (``<home>/ckdsl``), empty, in use."""
+    _forget()  # (what earlier tests left to store at the end: stored where they ran)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("CKDSL_NO_CACHE", raising=False)
-    _forget()
     yield tmp_path / "xdg" / "ckdsl"
     _forget()
 
@@ -448,6 +450,20 @@ def test_a_text_is_parsed_once(home: Path, monkeypatch: pytest.MonkeyPatch) -> N
         with pytest.raises(Exception, match="expected"):
             parsed.parse("gain 1 grain:")
     assert calls.count("gain 1 grain:") == 2
+
+
+def test_a_growing_table_is_written_when_the_process_ends(home: Path) -> None:
+    """The documents found valid are kept on disk once, at the end, not rewritten whole
+    for each new one (a sweep adds hundreds)."""
+    from ckdsl.rules.positions import Positions
+
+    for language in ("en", "fr", "pl"):
+        assert schemas.validate({"language": language, "names": {}}, Positions(), "locale") == []
+    assert _entries(home, "valid") == []
+    disk.store_pending()  # (what the interpreter's exit runs)
+    assert len(_entries(home, "valid")) == 1
+    found = disk.load("valid", "schema")
+    assert found is not None and len(found[0]) == 3
 
 
 def test_only_valid_documents_are_remembered(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

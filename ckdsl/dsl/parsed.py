@@ -56,10 +56,11 @@ def parse_expression(text: str) -> ast.Expr:
 
 
 def save() -> None:
-    """Keep the table on disk if texts were added to it since it was loaded."""
+    """Keep the table on disk when the process ends if texts were added to it since it
+    was loaded."""
     if _STATE["changed"]:
         _STATE["changed"] = False
-        disk.store("parsed", "trees", (), _TREES)
+        disk.store_at_exit("parsed", "trees", _TREES)
 
 
 def _table() -> dict[tuple[str, str], ast.Effect | ast.Expr]:

@@ -384,13 +384,13 @@ def check_rules(
     names = Names.of(data)
     out: list[Diagnostic] = []
     read = set(ENGINE_PARAMETERS)
-    with closures_only():  # only the faults are wanted here: nothing to compile to Python
-        for path, _, text in effects(data):
-            _, errors = compile_effect(text, names, effect_variables(path), read)
-            out += [diagnostic(e, text, positions.value(path), path) for e in errors]
-        for path, text, variables, want in conditions(data):
-            _, errors = compile_formula(text, names, variables, want, read)
-            out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    named = _digest(names)
+    for path, _, text in effects(data):
+        errors = _faults(text, names, named, effect_variables(path), None, read)
+        out += [diagnostic(e, text, positions.value(path), path) for e in errors]
+    for path, text, variables, want in conditions(data):
+        errors = _faults(text, names, named, variables, want, read)
+        out += [diagnostic(e, text, positions.value(path), path) for e in errors]
     if not out:
         from ckdsl.dsl.hook_loops import endless_hooks  # the syntax tree: only to check
 
@@ -409,6 +409,49 @@ def check_rules(
                 )
                 out.append(Diagnostic(pos.file, pos.line, pos.col, message, at, unread))
     return out
+
+
+def _faults(
+    text: str,
+    names: Names,
+    named: bytes,
+    variables: dict[str, Type],
+    want: Type | None,
+    read: set[str],
+) -> tuple[DslError, ...]:
+    """The faults of an effect (``want`` None) or a formula, with the parameters it reads
+    added to ``read``: remembered by all they depend on (the text, the rule set's names
+    in their order, the variables, the type wanted), as a variant of a rule set checks
+    its parent's effects again (a sweep loads dozens of variants, the test suite hundreds)."""
+    key = (text, named, tuple(variables.items()), want)
+    found = _CHECKED.get(key)
+    if found is None:
+        reads: set[str] = set()
+        with closures_only():  # only the faults are wanted here: nothing to compile to Python
+            if want is None:
+                _, errors = compile_effect(text, names, variables, reads)
+            else:
+                _, errors = compile_formula(text, names, variables, want, reads)
+        found = (tuple(errors), frozenset(reads))
+        _CHECKED[key] = found
+        while len(_CHECKED) > CHECKED_KEEP:
+            _CHECKED.pop(next(iter(_CHECKED)), None)  # the oldest
+    read |= found[1]
+    return found[0]
+
+
+def _digest(names: Names) -> bytes:
+    """The sha256 of a rule set's names as they are, in their order: equal names, equal
+    digest (a rule set of thousands of cards is hashed once, not once per effect)."""
+    import hashlib
+
+    named = (tuple(names.ids.items()), tuple(names.params.items()), tuple(names.goods))
+    return hashlib.sha256(repr(named).encode("utf-8", "surrogatepass")).digest()
+
+
+CHECKED_KEEP = 4096
+"""How many effects' and formulas' faults ``_faults`` keeps (a rule set has ~100)."""
+_CHECKED: dict[tuple[object, ...], tuple[tuple[DslError, ...], frozenset[str]]] = {}
 
 
 def compile_programs(ruleset: RuleSet) -> Programs:

@@ -33,6 +33,7 @@ its closure's values and its attributes (``_Pickler``), and made again from them
 
 from __future__ import annotations
 
+import atexit
 import builtins
 import contextlib
 import functools
@@ -123,6 +124,30 @@ def store(kind: str, key: str, stamps: Iterable[Stamp], value: object) -> None:
         return
     COUNTS[kind, "store"] += 1
     _prune(file.parent, kind)
+
+
+def store_at_exit(kind: str, key: str, value: object) -> None:
+    """Keep ``value``, as it is when the process ends, for ``key`` then rather than now:
+    for a table that grows one entry at a time (the documents found valid, the effects
+    parsed), one write at the end instead of a write of the whole table for each entry (a
+    sweep, or the test suite, adds hundreds). A process that is killed keeps none of it:
+    it is a cache."""
+    if not _AT_EXIT_REGISTERED:
+        atexit.register(store_pending)
+        _AT_EXIT_REGISTERED.append(True)
+    _AT_EXIT[kind, key] = value
+
+
+_AT_EXIT: dict[tuple[str, str], object] = {}
+_AT_EXIT_REGISTERED: list[bool] = []
+
+
+def store_pending() -> None:
+    """Store now what ``store_at_exit`` was given (run when the process ends)."""
+    pending = list(_AT_EXIT.items())
+    _AT_EXIT.clear()
+    for (kind, key), value in pending:
+        store(kind, key, (), value)
 
 
 def _entry(kind: str, key: str) -> Path | None:

@@ -116,9 +116,10 @@ def foreign(data: JsonValue, file: str, kind: str) -> Diagnostic | None:
 def validate(data: JsonValue, positions: Positions, kind: str) -> list[Diagnostic]:
     """Every schema error of ``data`` as a positioned diagnostic.
 
-    That a document is valid is remembered (``_VALID``, kept in the cache on disk with
-    ckdsl's source, the schemas and jsonschema's version as part of its key): the same
-    data is valid again without asking jsonschema, which is then not even imported. A
+    That a document is valid is remembered (``_VALID``, kept in the cache on disk when the
+    process ends, with ckdsl's source, the schemas and jsonschema's version as part of its
+    key): the same data is valid again without asking jsonschema, which is then not even
+    imported. A
     document with errors is checked every time: its errors are found again, where they are."""
     verdict = _verdict(data, kind)
     if verdict in _valid():
@@ -163,7 +164,7 @@ def _remember_valid(verdict: bytes) -> None:
     _VALID[verdict] = None
     while len(_VALID) > KEEP_VALID:
         del _VALID[next(iter(_VALID))]
-    disk.store("valid", "schema", (), _VALID)
+    disk.store_at_exit("valid", "schema", _VALID)
 
 
 def describe(value: object) -> str:
