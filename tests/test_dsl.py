@@ -568,20 +568,31 @@ def test_an_effects_faults_are_remembered_by_all_they_depend_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A variant checks its parent's effects again: their faults and the parameters they
-    read come from what was remembered while the names are the same, in the same order."""
+    read come from what was remembered while the names are the same, in the same order,
+    and the parameters each text reads have the same values."""
     from ckdsl.dsl import program
     from ckdsl.rules.positions import Positions
 
-    remembered: dict[object, object] = {}
-    monkeypatch.setattr(program, "_CHECKED", remembered)
     data = copy.deepcopy(load_rules("base").ruleset.data)
+    remembered: dict[object, tuple[object, ...]] = {}
+    monkeypatch.setattr(program, "_COMPILED", remembered)
+
+    def compiled() -> int:  # texts compiled, for every values of what they read
+        return sum(len(values) for values in remembered.values())
+
     assert program.check_rules(data, Positions()) == []
     texts = len(remembered)
-    assert texts > 50
+    assert texts > 50 and compiled() == texts
     assert program.check_rules(copy.deepcopy(data), Positions()) == []
-    assert len(remembered) == texts  # none checked again
-    # a parameter's value is part of the names: every text is checked again
+    assert compiled() == texts  # none compiled again
+    # a parameter's value: only the texts that read it are compiled again
+    readers = [k for k, v in remembered.items() if "points_to_win" in v[0][1][2]]
+    assert 0 < len(readers) < texts
     data["parameters"]["points_to_win"] += 1
+    assert program.check_rules(data, Positions()) == []
+    assert compiled() == texts + len(readers)
+    # a name more: every text is compiled again (an unknown name's hint lists them all)
+    data["counters"]["tally"] = {"start": 0}
     assert program.check_rules(data, Positions()) == []
     assert len(remembered) == 2 * texts
     # a fault is found again as it was

@@ -384,12 +384,12 @@ def check_rules(
     names = Names.of(data)
     out: list[Diagnostic] = []
     read = set(ENGINE_PARAMETERS)
-    named = _digest(names)
+    shape = _shape(names)
     for path, _, text in effects(data):
-        errors = _faults(text, names, named, effect_variables(path), None, read)
+        errors = _faults(text, names, shape, effect_variables(path), None, read)
         out += [diagnostic(e, text, positions.value(path), path) for e in errors]
     for path, text, variables, want in conditions(data):
-        errors = _faults(text, names, named, variables, want, read)
+        errors = _faults(text, names, shape, variables, want, read)
         out += [diagnostic(e, text, positions.value(path), path) for e in errors]
     if not out:
         from ckdsl.dsl.hook_loops import endless_hooks  # the syntax tree: only to check
@@ -414,44 +414,69 @@ def check_rules(
 def _faults(
     text: str,
     names: Names,
-    named: bytes,
+    shape: bytes,
     variables: dict[str, Type],
     want: Type | None,
     read: set[str],
 ) -> tuple[DslError, ...]:
     """The faults of an effect (``want`` None) or a formula, with the parameters it reads
-    added to ``read``: remembered by all they depend on (the text, the rule set's names
-    in their order, the variables, the type wanted), as a variant of a rule set checks
-    its parent's effects again (a sweep loads dozens of variants, the test suite hundreds)."""
-    key = (text, named, tuple(variables.items()), want)
-    found = _CHECKED.get(key)
-    if found is None:
-        reads: set[str] = set()
-        with closures_only():  # only the faults are wanted here: nothing to compile to Python
-            if want is None:
-                _, errors = compile_effect(text, names, variables, reads)
-            else:
-                _, errors = compile_formula(text, names, variables, want, reads)
-        found = (tuple(errors), frozenset(reads))
-        _CHECKED[key] = found
-        while len(_CHECKED) > CHECKED_KEEP:
-            _CHECKED.pop(next(iter(_CHECKED)), None)  # the oldest
-    read |= found[1]
-    return found[0]
+    added to ``read`` (``_compiled``, closures only: nothing to compile to Python)."""
+    with closures_only():
+        _, errors, reads = _compiled(text, names, shape, variables, want)
+    read |= reads
+    return errors
 
 
-def _digest(names: Names) -> bytes:
-    """The sha256 of a rule set's names as they are, in their order: equal names, equal
-    digest (a rule set of thousands of cards is hashed once, not once per effect)."""
+def _compiled(
+    text: str, names: Names, shape: bytes, variables: dict[str, Type], want: Type | None
+) -> tuple[Program | Fn | None, tuple[DslError, ...], frozenset[str]]:
+    """``compile_effect`` (``want`` None) or ``compile_formula``: the program or function,
+    the faults and the parameters read, remembered by all they depend on: the text, the
+    rule set's names in their order (``shape``: ``_shape``), the variables, the type
+    wanted, whether code is compiled to Python, and the value of each parameter the text
+    reads (a variant of a rule set checks and compiles its parent's effects again, most of
+    them untouched by the parameters it changes: a sweep loads dozens of variants, the
+    test suite hundreds)."""
+    key = (text, shape, tuple(variables.items()), want, to_python())
+    known = _COMPILED.get(key, ())
+    for values, found in known:
+        if all(_value(names, k) == v for k, v in values):
+            return found
+    reads: set[str] = set()
+    result: Program | Fn | None
+    if want is None:
+        result, errors = compile_effect(text, names, variables, reads)
+    else:
+        result, errors = compile_formula(text, names, variables, want, reads)
+    found = (result, tuple(errors), frozenset(reads))
+    values = tuple((k, _value(names, k)) for k in sorted(reads))
+    _COMPILED[key] = ((values, found), *known[: COMPILED_VALUES - 1])
+    while len(_COMPILED) > COMPILED_KEEP:
+        _COMPILED.pop(next(iter(_COMPILED)), None)  # the oldest
+    return found
+
+
+def _value(names: Names, key: str) -> tuple[type, object]:
+    value = names.params.get(key)
+    return type(value), value  # (True == 1, but a flag and a number compile apart)
+
+
+def _shape(names: Names) -> bytes:
+    """The sha256 of a rule set's names but its parameters' values, as they are, in their
+    order (a rule set of thousands of cards is hashed once, not once per effect)."""
     import hashlib
 
-    named = (tuple(names.ids.items()), tuple(names.params.items()), tuple(names.goods))
-    return hashlib.sha256(repr(named).encode("utf-8", "surrogatepass")).digest()
+    shape = (tuple(names.ids.items()), tuple(names.params), tuple(names.goods))
+    return hashlib.sha256(repr(shape).encode("utf-8", "surrogatepass")).digest()
 
 
-CHECKED_KEEP = 4096
-"""How many effects' and formulas' faults ``_faults`` keeps (a rule set has ~100)."""
-_CHECKED: dict[tuple[object, ...], tuple[tuple[DslError, ...], frozenset[str]]] = {}
+COMPILED_KEEP = 4096
+"""How many texts ``_compiled`` keeps (a rule set has ~100 effects and formulas)..."""
+COMPILED_VALUES = 8
+"""... and for how many values of the parameters each reads."""
+_Compiled = tuple[Program | Fn | None, tuple[DslError, ...], frozenset[str]]
+_COMPILED: dict[tuple[object, ...], tuple[tuple[tuple[tuple[str, object], ...], _Compiled], ...]]
+_COMPILED = {}
 
 
 def compile_programs(ruleset: RuleSet) -> Programs:
@@ -475,13 +500,14 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
 
     data = ruleset.data
     names = Names.of(data)
+    shape = _shape(names)
     cards: dict[str, Program] = {}
     abilities: dict[str, tuple[str, Program]] = {}
     hooks: dict[str, Program] = {}
     actions: dict[str, Program] = {}
     for path, kind, text in effects(data):
-        program, _ = compile_effect(text, names, effect_variables(path))
-        if program is None:
+        program = _compiled(text, names, shape, effect_variables(path), None)[0]
+        if not isinstance(program, Program):
             continue
         if kind == "card":
             cards[str(path[1])] = program
@@ -502,7 +528,8 @@ def _compile_programs(ruleset: RuleSet) -> Programs:
             if text.strip() == "false":
                 never.add(str(path[1]))
             continue  # `true`: nothing to check (the hot path skips it)
-        fns[path], _ = compile_formula(text, names, variables, want)
+        fn = _compiled(text, names, shape, variables, want)[0]
+        fns[path] = None if isinstance(fn, Program) else fn
         if fns[path] is not None and (path[0] == "allow" or path[-1] == "allow"):
             parts[path] = conjuncts(text, names, variables)
     win_reads = _reads(data, names, ("turn", "win"))
