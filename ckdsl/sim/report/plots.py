@@ -309,6 +309,8 @@ def _save(plot: Plot, target: IO[bytes] | Path, fmt: str, dpi: int = 110) -> Non
     metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {}
     with matplotlib.rc_context(_style()):
         plot.figure.savefig(target, format=fmt, dpi=dpi, metadata=metadata)
+    # laid out once: a figure saved again (PNG, then SVG) is drawn once more, not twice
+    plot.figure.set_layout_engine("none")
 
 
 def write_plots(report: ComparisonReport, folder: Path | str) -> list[Path]:
