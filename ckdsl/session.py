@@ -22,7 +22,7 @@ from ckdsl.core.compiled import CompiledRules, compile_rules
 from ckdsl.core.decisions import IllegalAnswer, Option
 from ckdsl.diagnostics import CkdslError, Diagnostic, display_path
 from ckdsl.dsl.compiler.pycode import to_python
-from ckdsl.dsl.program import Programs, compile_programs, load_ruleset
+from ckdsl.dsl.program import compile_programs, load_ruleset
 from ckdsl.files import write_whole
 from ckdsl.jsondata import JsonObject, JsonValue, arr, integer
 from ckdsl.jsondata import text as as_text
@@ -132,19 +132,19 @@ def _load_rules(target: str) -> tuple[LoadedRules, tuple[Stamp, ...]]:
     path = base_rules_dir() if target == "base" else Path(target)
     key = f"{path.resolve()}\0python={to_python()}"
     found = disk.load("rules", key)
-    if found is not None and isinstance(found[0], tuple) and len(found[0]) == 2:
-        (cached, programs), stamps = found
-        if isinstance(cached, RuleSet) and isinstance(programs, Programs):
-            cached.sources = stamps
-            return LoadedRules(cached, compile_rules(cached, programs)), stamps
+    if found is not None and isinstance(found[0], RuleSet):
+        cached, stamps = found
+        cached.sources = stamps
+        # its programs: kept apart by the rule set's hash (``compile_programs``)
+        return LoadedRules(cached, compile_rules(cached, compile_programs(cached))), stamps
     ruleset, problems = load_ruleset(None if target == "base" else target)
     errors = [p for p in problems if p.severity == "error"]
     if ruleset is None or errors:
         raise CkdslError(errors or problems)
-    programs = compile_programs(ruleset)
-    # The rule set and its programs (the compiled rules are made from them again: a
+    programs = compile_programs(ruleset)  # (stored by the rule set's hash)
+    # The rule set alone (the compiled rules are made from it and its programs again: a
     # millisecond, and a native build of the engine's classes cannot be unpickled).
-    disk.store("rules", key, ruleset.sources, (ruleset, programs))
+    disk.store("rules", key, ruleset.sources, ruleset)
     return LoadedRules(ruleset, compile_rules(ruleset, programs)), ruleset.sources
 
 

@@ -25,6 +25,9 @@ BROWSER = next((found for name in BROWSERS if (found := shutil.which(name))), No
 
 pytestmark = [
     pytest.mark.slow,
+    # one worker: one Chromium for the module, and the tests that mostly wait on the page
+    # beside the other worker's busy ones, not two browsers waiting at once
+    pytest.mark.xdist_group("browser"),
     pytest.mark.skipif(
         BROWSER is None,
         reason="no Chromium on this machine (Debian: apt-get install chromium; .ci/run does)",
