@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import plainyaml
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from ckdsl.cli import cli
@@ -70,7 +70,7 @@ def variant_snippets() -> list[tuple[str, str]]:
     """The yaml blocks of the sections that are variants (whole or a fragment)."""
     out = []
     for where, block in shown_yaml():
-        data = yaml.safe_load(block)
+        data = plainyaml.safe_load(block)
         if is_scenario(block) or not isinstance(data, dict) or not set(data) <= VARIANT_KEYS:
             continue
         if set(data) & {"override", "add", "replace", "remove"}:
@@ -174,7 +174,7 @@ def test_the_tables_name_every_hook_and_move() -> None:
     """The entry-hooks table lists exactly the engine's entry hooks, the base-hooks table
     every hook of rules/base/turn.yaml, the allow table every built-in move with its
     base condition; docs/rules.md names every base hook."""
-    turn = yaml.safe_load((REPO / "rules" / "base" / "turn.yaml").read_text(encoding="utf-8"))
+    turn = plainyaml.safe_load((REPO / "rules" / "base" / "turn.yaml").read_text(encoding="utf-8"))
     hooks = section("dsl.md", "Hooks")
     assert table(hooks, "| hook | the engine runs it |") == list(ENTRY_HOOKS)
     assert table(hooks, "| hook | run by |") == list(turn["hooks"])
@@ -217,12 +217,12 @@ def test_each_example_variant_validates_and_its_scenarios_pass(name: str) -> Non
     validate(variant)
     files = []
     for path in sorted(SCENARIOS.glob("*.yaml")):
-        if scenario_rules(path, yaml.safe_load(path.read_text(encoding="utf-8"))) == variant:
+        if scenario_rules(path, plainyaml.safe_load(path.read_text(encoding="utf-8"))) == variant:
             files.append(path)
     shown = [
         b
         for _, b in doc_scenarios()
-        if yaml.safe_load(b).get("rules") == f"../variants/{name}.yaml"
+        if plainyaml.safe_load(b).get("rules") == f"../variants/{name}.yaml"
     ]
     assert files or shown, f"{name}: no scenario under examples/scenarios/ nor in the docs"
     for path in files:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Container, Mapping
 from pathlib import Path
 
+import plainyaml
 import pytest
 
 from ckdsl.board import Topology
@@ -305,11 +306,9 @@ def test_why_an_effect_stopped_reads_in_every_language(lang: str) -> None:
 
 
 def load_ruleset_locale_keys() -> list[str]:
-    import yaml
-
     from ckdsl.l10n.catalog import locale_path
 
-    data = yaml.safe_load(locale_path("en").read_text(encoding="utf-8"))
+    data = plainyaml.safe_load(locale_path("en").read_text(encoding="utf-8"))
     return list(data["messages"])
 
 

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import plainyaml
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,7 +22,8 @@ from ckdsl.paths import base_rules_dir
 from ckdsl.rules.yamlload import parse_yaml
 
 BASE_FILES = {
-    p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in base_rules_dir().glob("*.yaml")
+    p.name: plainyaml.safe_load(p.read_text(encoding="utf-8"))
+    for p in base_rules_dir().glob("*.yaml")
 }
 
 yaml_ish = st.text(

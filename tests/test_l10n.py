@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import plainyaml
 import pytest
 
 from ckdsl.diagnostics import CkdslError
@@ -141,9 +142,8 @@ def test_english_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Pa
 
 
 def test_translation_kinds_of_findings(base: RuleSet, locales_copy: Callable[..., Path]) -> None:
-    import yaml
 
-    fr = yaml.safe_load((locales_dir() / "fr.yaml").read_text(encoding="utf-8"))
+    fr = plainyaml.safe_load((locales_dir() / "fr.yaml").read_text(encoding="utf-8"))
     brick = fr["names"]["resources"]["brick"]
     folder = locales_copy(
         {
@@ -166,7 +166,7 @@ def test_placeholder_and_plural_findings(base: RuleSet, locales_copy: Callable[.
     path = folder / "pl.yaml"
     import yaml
 
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = plainyaml.safe_load(path.read_text(encoding="utf-8"))
     data["messages"]["copies"] = {"one": "{n} egzemplarz", "other": "{count egzemplarzy"}
     data["same_as_english"] = [*data.get("same_as_english", []), "cards.nothing.name"]
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
@@ -292,7 +292,6 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
     """Issue 17, item 4: every message of English, with a value for each of its fields,
     reads in each language with no placeholder, fallback mark or key left over, and not
     as English reads unless the locale says the text is the same (`same_as_english`)."""
-    import yaml
 
     from ckdsl.l10n.catalog import FALLBACK_MARK, load_catalog, locale_path
     from ckdsl.l10n.check import placeholders
@@ -300,9 +299,9 @@ def test_every_message_renders_in_every_language(lang: str) -> None:
     ruleset = load_ruleset()[0]
     english, catalog = load_catalog("en", ruleset), load_catalog(lang, ruleset)
     source = lang.split("-")[0]
-    data = yaml.safe_load(locale_path(source).read_text(encoding="utf-8"))
+    data = plainyaml.safe_load(locale_path(source).read_text(encoding="utf-8"))
     same = set(data.get("same_as_english") or ())
-    messages = yaml.safe_load(locale_path("en").read_text(encoding="utf-8"))["messages"]
+    messages = plainyaml.safe_load(locale_path("en").read_text(encoding="utf-8"))["messages"]
     for key, text in messages.items():
         forms = text if isinstance(text, dict) else {"other": text}
         fields = set().union(*(placeholders(t) or set() for t in forms.values())) - {"count"}

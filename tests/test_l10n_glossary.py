@@ -8,8 +8,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import plainyaml
 import pytest
-import yaml
 from click.testing import CliRunner
 
 from ckdsl.cli import cli
@@ -62,7 +62,7 @@ def test_every_bundled_locale_has_a_glossary_and_keeps_to_it(runner: CliRunner) 
     concepts = {"resource", "commodity", "robber", "knight", "merchant", "settlement"}
     goods = {"brick", "wool", "grain", "ore", "paper", "cloth", "coin"}
     for language in languages():
-        data = yaml.safe_load((locales_dir() / f"{language}.yaml").read_text(encoding="utf-8"))
+        data = plainyaml.safe_load((locales_dir() / f"{language}.yaml").read_text(encoding="utf-8"))
         assert {t.concept for t in terms_of(data)} >= concepts | goods, language
     result = runner.invoke(cli, ["l10n", "check", "--json"])
     report = json.loads(result.stdout)
@@ -140,5 +140,5 @@ def test_a_variants_inline_names_keep_to_the_glossary(tmp_path: Path) -> None:
 
 def test_a_new_language_starts_with_an_empty_glossary_and_englishs_as_comments() -> None:
     text = template("de")
-    assert yaml.safe_load(text)["glossary"] == {}
+    assert plainyaml.safe_load(text)["glossary"] == {}
     assert "  # merchant: {term: merchant, avoid: [trader]}" in text.splitlines()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import plainyaml
 import pytest
-import yaml
 
 from ckdsl.l10n.catalog import FALLBACK_MARK, languages, load_catalog
 from ckdsl.l10n.check import check_languages
@@ -36,12 +36,12 @@ def test_a_locale_file_is_a_language(folder: Path) -> None:
 
 
 def test_the_template_is_every_entry_with_its_english(folder: Path) -> None:
-    data = yaml.safe_load((folder / "de.yaml").read_text(encoding="utf-8"))
-    english = yaml.safe_load((locales_dir() / "en.yaml").read_text(encoding="utf-8"))
+    data = plainyaml.safe_load((folder / "de.yaml").read_text(encoding="utf-8"))
+    english = plainyaml.safe_load((locales_dir() / "en.yaml").read_text(encoding="utf-8"))
     assert data["language"] == "de" and set(data["cards"]) == set(english["cards"])
     assert set(data["messages"]) == set(english["messages"])
     assert data["messages"]["log_win"] == {"one": "", "other": ""}  # German's categories
-    polish = yaml.safe_load(template("pl"))
+    polish = plainyaml.safe_load(template("pl"))
     assert set(polish["messages"]["log_win"]) == {"one", "few", "many", "other"}
     assert "# en: Alchemist" in (folder / "de.yaml").read_text(encoding="utf-8")
 

@@ -13,8 +13,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import plainyaml
 import pytest
-import yaml
 from babel.messages.pofile import read_po
 
 from ckdsl.diagnostics import CkdslError
@@ -130,7 +130,7 @@ def test_an_edited_po_comes_back_in_place(
     assert changed[0] == ("    brick: Cegła", "    brick: Cegiełka")  # a plain name stays plain
     assert changed[1][1].startswith('  coin: {one: "{count} monetka", few: "{count} monetki"')
     assert changed[2][1].startswith("      Przestaw rabusia")  # a folded block stays folded
-    data = yaml.safe_load("\n".join(after))
+    data = plainyaml.safe_load("\n".join(after))
     assert data["cards"]["bishop"]["text"].startswith("Przestaw rabusia i weź 1 losową")
     found = check_languages(load_rules("base").ruleset, ("pl",), folder)
     assert not [f for f in found if f.kind in ("outdated", "unverified", "placeholder", "invalid")]
@@ -185,7 +185,7 @@ def test_fuzzy_is_left_out_and_an_old_msgid_imports_as_outdated(
     )
     report = import_po("fr", po, folder)
     assert report.written == ["messages.log_robber"] and report.fuzzy == ["names.resources.wool"]
-    data = yaml.safe_load(locale_path("fr", folder).read_text(encoding="utf-8"))
+    data = plainyaml.safe_load(locale_path("fr", folder).read_text(encoding="utf-8"))
     assert data["names"]["resources"]["wool"] == "Laine"
     assert data["sources"]["messages.log_robber"] == fingerprint(
         "{player} moves the robber to tile {tile}"
@@ -238,7 +238,7 @@ def test_update_records_the_english_a_stale_hint_showed(tmp_path: Path) -> None:
     text = (folder / "de.yaml").read_text(encoding="utf-8")
     assert f"  {MARK}{old}" in text  # marked, with today's English
     assert f"würfle zuerst (tippe roll)  # en: {old}" in text  # the hint is today's
-    data = yaml.safe_load(text)
+    data = plainyaml.safe_load(text)
     assert data["sources"]["messages.refused_roll_first"] != fingerprint("roll the dice first")
 
 

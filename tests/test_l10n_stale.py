@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import plainyaml
 import pytest
-import yaml
 from click.testing import CliRunner, Result
 
 from ckdsl.cli import cli
@@ -54,16 +54,16 @@ def changed(locales_copy: Callable[..., Path]) -> Path:
 def test_the_bundled_translations_record_every_english(runner: CliRunner) -> None:
     """Nothing outdated or unverified, and a fingerprint for each translated entry."""
     assert run(runner, locales_dir(), "check").exit_code == 0
-    english = dotted_units(yaml.safe_load(read(locales_dir(), "en")))
+    english = dotted_units(plainyaml.safe_load(read(locales_dir(), "en")))
     for language in TRANSLATIONS:
-        data = yaml.safe_load(read(locales_dir(), language))
+        data = plainyaml.safe_load(read(locales_dir(), language))
         translated = dotted_units(data)
         assert set(data["sources"]) == set(translated), language
         assert all(data["sources"][k] == fingerprint(english[k]) for k in translated)
 
 
 def test_a_fingerprint_is_of_the_text_not_of_how_yaml_writes_it() -> None:
-    folded = yaml.safe_load("a: >-\n  one\n  two\nb: 'one two'\n")
+    folded = plainyaml.safe_load("a: >-\n  one\n  two\nb: 'one two'\n")
     assert fingerprint(folded["a"]) == fingerprint(folded["b"])
     assert re.fullmatch(r"sha256:[0-9a-f]{8}", fingerprint("Brick"))
     assert fingerprint({"one": "a", "other": "b"}) == fingerprint({"other": "b", "one": "a"})
@@ -107,8 +107,8 @@ def test_update_marks_an_outdated_entry_until_it_is_confirmed(
     assert "confirmed  cards.smith.text" in result.stdout.splitlines()
     assert read(changed, "fr") != before  # the fingerprint is the new English's
     assert MARK not in read(changed, "fr")
-    english = yaml.safe_load(read(changed, "en"))["cards"]["smith"]["text"]
-    assert yaml.safe_load(read(changed, "fr"))["sources"]["cards.smith.text"] == fingerprint(
+    english = plainyaml.safe_load(read(changed, "en"))["cards"]["smith"]["text"]
+    assert plainyaml.safe_load(read(changed, "fr"))["sources"]["cards.smith.text"] == fingerprint(
         english
     )
     assert run(runner, changed, "check", "--lang", "fr").exit_code == 0
@@ -151,7 +151,7 @@ def test_a_new_english_entry_is_added_as_missing(
     ]
     assert lines[at + 4] == "  smith:"  # where en.yaml has it: before the Smith
     assert [line for line in lines if line in before] == before  # nothing lost or moved
-    data = yaml.safe_load(read(folder, "sr"))
+    data = plainyaml.safe_load(read(folder, "sr"))
     assert data["messages"]["scores_title"] == "" and "messages.scores_title" not in data["sources"]
     result = run(runner, folder, "check", "--lang", "sr", "--json")
     assert kinds(result) == [("sr", "missing", "$.messages.scores_title")]  # not unverified
@@ -194,7 +194,7 @@ def test_a_whole_section_english_gained_is_added(
     start, end = text.index("# Come si scrive"), text.index("cards:\n")
     (folder / "it.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
     assert run(runner, folder, "update", "it").exit_code == 0
-    data = yaml.safe_load(read(folder, "it"))
+    data = plainyaml.safe_load(read(folder, "it"))
     assert list(data)[:5] == ["language", "glossary", "names", "counted", "cards"]  # as en.yaml
     assert data["counted"]["coin"] == {"one": "", "many": "", "other": ""}  # Italian's forms
     assert not [k for k in data["sources"] if k.startswith("counted.")]
@@ -247,7 +247,7 @@ def test_a_new_language_records_what_it_has_translated(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["l10n", "update", "de", "--locales", str(folder)])
     assert result.exit_code == 0, result.output
-    assert yaml.safe_load(read(folder, "de"))["sources"] == {
+    assert plainyaml.safe_load(read(folder, "de"))["sources"] == {
         "names.resources.brick": fingerprint("Brick")
     }
     found = [f.kind for f in check_languages(ruleset, ("de",), folder)]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import plainyaml
 import pytest
 import yaml
 
@@ -449,7 +450,7 @@ steps:
 
 
 def base_parameters() -> dict[str, Any]:
-    data = yaml.safe_load((base_rules_dir() / "game.yaml").read_text(encoding="utf-8"))
+    data = plainyaml.safe_load((base_rules_dir() / "game.yaml").read_text(encoding="utf-8"))
     return dict(data["parameters"])
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-import yaml
+import plainyaml
 
 from ckdsl.core import pieces
 from ckdsl.core.building import try_build
@@ -36,7 +36,7 @@ def game_at(position: str, *, gold: int | None = None, rules: str = "base") -> G
         terrain[gold] = "gold"
         layout = dataclasses.replace(game.layout, terrain=tuple(terrain))
         game = Game(game.rules, game.topo, layout, game.n, 0)
-    problems = apply_position(game, yaml.safe_load(position), Positions())
+    problems = apply_position(game, plainyaml.safe_load(position), Positions())
     assert not problems, [p.format() for p in problems]
     return game
 

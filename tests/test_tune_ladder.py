@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import plainyaml
 import pytest
-import yaml
 
 from ckdsl.bots import make_bot
 from ckdsl.commands.ladder import as_spec
@@ -56,7 +56,7 @@ def test_tune_climbs_towards_the_better_weights_and_resumes_the_same(tmp_path: P
     def play(experiment: Experiment, folder: Path) -> pd.DataFrame:
         spec = experiment.lineups[0][0]
         params = dict(p.split("=", 1) for p in spec.split(":", 1)[1].split(","))
-        data = yaml.safe_load(Path(params["weights"]).read_text())
+        data = plainyaml.safe_load(Path(params["weights"]).read_text())
         factor = data["weights"]["points"] / 100.0
         asked.append(factor)
         return _games(experiment, max(0.0, 1.0 - abs(np.log(factor / 3.0))))
@@ -69,7 +69,7 @@ def test_tune_climbs_towards_the_better_weights_and_resumes_the_same(tmp_path: P
     best = record["best"]
     assert best["multipliers"]["weights.points"] > 1.5
     assert best["score"] == max(c["score"] for c in record["candidates"])
-    written = yaml.safe_load((tmp_path / "a" / "best.yaml").read_text())
+    written = plainyaml.safe_load((tmp_path / "a" / "best.yaml").read_text())
     assert written["weights"]["points"] == pytest.approx(
         100 * best["multipliers"]["weights.points"], rel=1e-3
     )
