@@ -7,6 +7,7 @@ engine runs (``CompiledRules.programs``), for a rule set that passed the checks.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -450,9 +451,10 @@ def _compiled(
         result, errors = compile_formula(text, names, variables, want, reads)
     found = (result, tuple(errors), frozenset(reads))
     values = tuple((k, _value(names, k)) for k in sorted(reads))
-    _COMPILED[key] = ((values, found), *known[: COMPILED_VALUES - 1])
-    while len(_COMPILED) > COMPILED_KEEP:
-        _COMPILED.pop(next(iter(_COMPILED)), None)  # the oldest
+    with _COMPILED_LOCK:  # (the web table loads rule sets in its request threads)
+        _COMPILED[key] = ((values, found), *known[: COMPILED_VALUES - 1])
+        while len(_COMPILED) > COMPILED_KEEP:
+            del _COMPILED[next(iter(_COMPILED))]  # the oldest
     return found
 
 
@@ -477,6 +479,7 @@ COMPILED_VALUES = 8
 _Compiled = tuple[Program | Fn | None, tuple[DslError, ...], frozenset[str]]
 _COMPILED: dict[tuple[object, ...], tuple[tuple[tuple[tuple[str, object], ...], _Compiled], ...]]
 _COMPILED = {}
+_COMPILED_LOCK = threading.Lock()
 
 
 def compile_programs(ruleset: RuleSet) -> Programs:
