@@ -57,7 +57,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     And a warning if the groups never reach xdist's scheduler: a worker tells it a test's
     group by a suffix on the test's id, which pytest 9.2 no longer lets it change
     (pytest-xdist issue 1386). Nothing fails then, but each group's fixture is made once per
-    worker and the suite is slower by a tenth, unseen."""
+    worker, unseen."""
     if config.getoption("loadgroup", default=False):
         lost = [i.nodeid for i in items if _group(i) is not None and "@" not in i.nodeid]
         if lost:

@@ -119,8 +119,8 @@ def validate(data: JsonValue, positions: Positions, kind: str) -> list[Diagnosti
     That a document is valid is remembered (``_VALID``, kept in the cache on disk when the
     process ends, with ckdsl's source, the schemas and jsonschema's version as part of its
     key): the same data is valid again without asking jsonschema, which is then not even
-    imported. A
-    document with errors is checked every time: its errors are found again, where they are."""
+    imported. A document with errors is checked every time: its errors are found again,
+    where they are."""
     verdict = _verdict(data, kind)
     if verdict in _valid():
         return []
