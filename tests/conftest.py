@@ -31,9 +31,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Once collected, the suite's own objects (modules, 2400 test items, the libraries) are
     kept out of the garbage collector's reach: every full collection then walks only what
-    the tests make. A full collection of ~280k live objects costs ~0.1 s, and statsmodels'
-    Holm correction runs one on each call (``ckdsl.sim.stats.multiplicity``), as do Python's
-    own when the heap grows: about a tenth of the suite's time. And the first generation
+    the tests make. A full collection of ~280k live objects costs ~0.1 s; statsmodels runs
+    one on each of its corrections (Benjamini-Hochberg here; Holm is ckdsl's own,
+    ``ckdsl.sim.stats.multiplicity``), and Python when the heap grows. And the first generation
     collected every 10,000 new objects, not 700: the tests make many objects that live
     (rule sets, games, frames), and a full collection comes after so many young ones
     (30 of them, 3.7 s, in a 45 s share of the suite; now 7, 1.6 s)."""
