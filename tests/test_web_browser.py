@@ -82,18 +82,6 @@ def browser() -> Iterator[object]:
         launched.close()
 
 
-def open_page(browser, room: Room, width: int, height: int) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    """The first person's seat in headless Chromium, at ``width`` x ``height``."""
-    token = next(iter(room.tokens))
-    for base in serve(room):
-        tab = browser.new_page(viewport={"width": width, "height": height})
-        asked = watch_requests(tab)
-        tab.goto(f"{base}?seat={token}&lang=en")
-        yield tab
-        tab.close()
-        assert_local(asked, base)
-
-
 def watch_requests(tab) -> list[str]:  # type: ignore[no-untyped-def]
     """Every address the page asks for, as it asks."""
     urls: list[str] = []
@@ -142,13 +130,15 @@ def page_at(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def page(browser, room: Room) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    yield from open_page(browser, room, 1500, 1000)
+def page(page_at, room: Room) -> object:  # type: ignore[no-untyped-def]
+    """The first person's seat, on a desktop's screen."""
+    return page_at(room, next(iter(room.tokens)), 1500, 1000, "en")
 
 
 @pytest.fixture
-def phone(browser, room: Room) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    yield from open_page(browser, room, 390, 844)
+def phone(page_at, room: Room) -> object:  # type: ignore[no-untyped-def]
+    """The first person's seat, on a phone's screen."""
+    return page_at(room, next(iter(room.tokens)), 390, 844, "en")
 
 
 def test_the_page_fits_a_phone_and_a_new_game_asks_first(room: Room, phone) -> None:  # type: ignore[no-untyped-def]
